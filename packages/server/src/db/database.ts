@@ -1,0 +1,34 @@
+/**
+ * The SQLite adapter: the only file that knows the database is SQLite. Everything else talks Kysely,
+ * so a PostgreSQL adapter can sit beside this one later.
+ */
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, Migrator, type Transaction } from 'kysely';
+import type { DB } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type Db = Kysely<DB>;
+export type Tx = Transaction<DB>;
+
+export interface OpenedDatabase {
+  db: Db;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(file: string): Promise<OpenedDatabase> {
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrate(db);
+  return { db, close: () => db.destroy() };
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}

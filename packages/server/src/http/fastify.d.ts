@@ -1,0 +1,15 @@
+import type { onRequestHookHandler } from 'fastify';
+import type { CurrentUser, Role } from '../domain/user.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook: resolves the caller from session, remember-me, Basic or API key; 401 when none. */
+    authenticate: onRequestHookHandler;
+    /** onRequest hook: like `authenticate`, then 403 unless the caller has the role. */
+    requireRole(role: Role): onRequestHookHandler;
+  }
+  interface FastifyRequest {
+    /** Set by `authenticate`; absent on public routes. */
+    user?: CurrentUser;
+  }
+}

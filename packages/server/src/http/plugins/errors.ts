@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { QuireError } from '../../domain/errors.js';
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** Spring Boot's error body (api.md §1.6): one shape for every failure. */
+export function errorBody(status: number, message: string, path: string) {
+  return {
+    timestamp: new Date().toISOString().replace('Z', '+00:00'),
+    status,
+    error: REASONS[status] ?? 'Error',
+    message,
+    path: path.split('?')[0] ?? path,
+  };
+}
+
+export function sendError(reply: FastifyReply, req: FastifyRequest, status: number, message: string) {
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(errorBody(status, message, req.url));
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | QuireError, req, reply) => {
+    if (err instanceof QuireError) {
+      if (err.violations) return reply.code(400).send({ violations: err.violations });
+      return sendError(reply, req, err.status, err.message);
+    }
+    if ('validation' in err && err.validation) {
+      const violations = err.validation.map((v) => ({
+        fieldName: validationField(err.validationContext, v.instancePath, v.params),
+        message: v.message ?? 'is invalid',
+      }));
+      return reply.code(400).send({ violations });
+    }
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    return sendError(reply, req, status, status >= 500 ? 'Internal Server Error' : err.message);
+  });
+}
+
+function validationField(context: string | undefined, instancePath: string, params: Record<string, unknown>): string {
+  const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : '';
+  const field = [path, missing].filter(Boolean).join('.');
+  return field || context || 'body';
+}

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from '../deps.js';
+
+export const claimRoutes: FastifyPluginAsync<AppDeps> = async () => {};

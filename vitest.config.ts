@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: [
+            'packages/server/src/**/*.test.ts',
+            'packages/server/test/**/*.test.ts',
+            'packages/api/src/**/*.test.ts',
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: './packages/web/vite.config.ts',
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          root: './packages/web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['./src/test/setup.ts'],
+        },
+      },
+    ],
+  },
+});
