@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+
+/** One entry of a container (archive or EPUB), as listed from its directory without reading its data. */
+export interface ContainerEntry {
+  /** Full path inside the container, '/'-separated. */
+  name: string;
+  /** Uncompressed size in bytes when the container records it. */
+  size: number | null;
+  /** Detected from the entry's first bytes (magic numbers), not from its extension; null if not detected. */
+  mediaType: string | null;
+  /** Filled in when dimensions were asked for and the entry is an image whose header gives them. */
+  width?: number;
+  height?: number;
+}
+
+/**
+ * Reads one kind of container: lists entries and streams one entry, never extracting the whole file
+ * nor holding it in memory (solid archives may need to decode preceding entries: still streamed).
+ */
+export interface ContainerReader {
+  /** The media types (as detected from the file's magic bytes) this reader handles. */
+  readonly mediaTypes: readonly string[];
+  entries(file: string, opts: { dimensions: boolean }): Promise<ContainerEntry[]>;
+  /** The bytes of one entry. */
+  read(file: string, entryName: string): Promise<Buffer>;
+}
+
+/**
+ * A failure with the spec's error code (ERR_1000 … ERR_1033) that analysis stores on the book's media.
+ */
+export class MediaError extends Error {
+  constructor(
+    readonly code: string,
+    message?: string,
+  ) {
+    super(message ?? code);
+    this.name = 'MediaError';
+  }
+}
+
+export type { Readable };
