@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -8,6 +8,11 @@ import { createEventBus } from './events/bus.js';
 import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
+import { createTaskQueue } from './tasks/queue.js';
+import { createWorkerPool } from './tasks/worker-pool.js';
+import { createHandlers } from './tasks/handlers.js';
+import { startTaskQueueStatus } from './tasks/status.js';
+import { createScheduler } from './tasks/scheduler.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
@@ -26,7 +31,8 @@ export interface QuireApp {
 export async function createApp(config: Config, opts: { onShutdown?: () => void } = {}): Promise<QuireApp> {
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(join(config.dataDir, 'thumbnails'), { recursive: true });
-  const logger = await createLogger(config);
+  const logging = await createLogger(config);
+  const logger = logging.logger;
   const database = await openDatabase(join(config.dataDir, 'database.sqlite'));
   const db = database.db;
   const events = createEventBus();
@@ -34,10 +40,20 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const stored = await settings.get();
   const contextPath = stored.serverContextPath ?? config.contextPath;
   const port = config.port === 0 ? 0 : (stored.serverPort ?? config.port);
+  // Tasks a killed process had taken run again; then the pool drains the queue (engine.md §8.1).
+  const tasks = createTaskQueue(db);
+  await tasks.reclaimOrphans();
+  const taskPool = createWorkerPool({
+    queue: tasks,
+    handlers: createHandlers({ logger }),
+    size: stored.taskPoolSize,
+    logger,
+  });
+  const stopTaskStatus = startTaskQueueStatus({ queue: tasks, events, logger });
 
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    disableRequestLogging: config.logLevel !== 'debug',
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
     trustProxy: true,
     bodyLimit: 10 * 1024 * 1024,
     // Serve everything under the context path by stripping it before routing (api.md §1.1).
@@ -60,6 +76,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     events,
     settings,
     accounts: createAccounts({ db, events, settings, config }),
+    tasks,
+    taskPool,
     logger,
     shutdown: () => {
       if (shuttingDown) return;
@@ -72,7 +90,20 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   registerErrorHandling(http);
   await registerRoutes(http, deps, { contextPath });
 
+  taskPool.start();
+  // Old authentication activity and idle sessions are purged at start-up and then every night.
+  await deps.accounts.housekeeping();
+  const scheduler = createScheduler({
+    queue: tasks,
+    libraries: async () => [],
+    logger,
+    housekeeping: [{ name: 'accounts', run: async () => void (await deps.accounts.housekeeping()) }],
+  });
+  await scheduler.start();
   http.addHook('onClose', async () => {
+    scheduler.stop();
+    stopTaskStatus();
+    await taskPool.stop(10_000);
     await database.close();
   });
 
@@ -85,6 +116,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       const address = await http.listen({ port, host: config.host });
       return address;
     },
-    close: () => http.close(),
+    async close() {
+      await http.close();
+      await logging.close();
+    },
   };
 }

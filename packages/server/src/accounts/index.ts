@@ -2,17 +2,63 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
 import type { SettingsStore } from '../domain/settings.js';
+import { UserRepository } from '../db/repositories/users.js';
+import { SessionRepository } from '../db/repositories/sessions.js';
+import { ApiKeyRepository } from '../db/repositories/api-keys.js';
+import { AuthenticationActivityRepository } from '../db/repositories/authentication-activity.js';
+import { Users } from './users.js';
+import { Sessions } from './sessions.js';
+import { ApiKeys } from './api-keys.js';
+import { AuthenticationActivity } from './authentication-activity.js';
+import { LoginThrottle } from './login-throttle.js';
+import { Authenticator } from './authenticator.js';
 
 export interface AccountsDeps {
   db: Db;
   events: EventBus;
   settings: SettingsStore;
   config: Config;
+  /** The clock, replaceable in tests. */
+  now?: () => number;
 }
 
 /** Users, sessions, API keys and authentication activity. */
 export type Accounts = ReturnType<typeof createAccounts>;
 
-export function createAccounts(_deps: AccountsDeps) {
-  return {};
+export function createAccounts(deps: AccountsDeps) {
+  const now = deps.now ?? Date.now;
+  const repositories = {
+    users: new UserRepository(deps.db),
+    sessions: new SessionRepository(deps.db),
+    apiKeys: new ApiKeyRepository(deps.db),
+    activity: new AuthenticationActivityRepository(deps.db),
+  };
+  const sessions = new Sessions({ sessions: repositories.sessions, events: deps.events, now });
+  const activity = new AuthenticationActivity({ activity: repositories.activity, now });
+  const apiKeys = new ApiKeys({ apiKeys: repositories.apiKeys, now });
+  const users = new Users({ db: deps.db, users: repositories.users, activity: repositories.activity, sessions, now });
+  const throttle = new LoginThrottle({ activity: repositories.activity, now });
+  const authenticator = new Authenticator({
+    users: repositories.users,
+    sessions,
+    apiKeys,
+    activity,
+    throttle,
+    settings: deps.settings,
+    now,
+  });
+  return {
+    users,
+    sessions,
+    apiKeys,
+    activity,
+    authenticator,
+    /**
+     * Drops authentication activity older than a month and sessions idle for more than 7 days.
+     * Run it once a day (and at start-up); safe to run from several instances.
+     */
+    async housekeeping(): Promise<{ activity: number; sessions: number }> {
+      return { activity: await activity.purge(), sessions: await sessions.purgeIdle() };
+    },
+  };
 }

@@ -58,6 +58,18 @@ export interface ServerSettingsTable {
   key: string;
   value: string | null;
 }
+export interface TaskTable {
+  unique_id: string;
+  kind: string;
+  priority: number;
+  group_id: string | null;
+  payload: string;
+  owner: string | null;
+  run_again: Generated<number>;
+  seq: number;
+  created_date: string;
+  last_modified_date: string;
+}
 
 export interface DB {
   user: UserTable;
@@ -68,6 +80,7 @@ export interface DB {
   api_key: ApiKeyTable;
   authentication_activity: AuthenticationActivityTable;
   server_settings: ServerSettingsTable;
+  task: TaskTable;
 }
 
 export type { Generated };

@@ -1,19 +1,98 @@
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.js';
-import type { ServerSettingsValues, SettingsStore } from '../domain/settings.js';
+import { createServerSettingsRepository } from '../db/repositories/server-settings.js';
+import {
+  THUMBNAIL_SIZES,
+  type ServerSettingsValues,
+  type SettingsStore,
+  type ThumbnailSize,
+} from '../domain/settings.js';
 
-export function createSettingsStore(_db: Db): SettingsStore {
-  const defaults: ServerSettingsValues = {
-    deleteEmptyCollections: true,
-    deleteEmptyReadLists: true,
-    rememberMeDurationDays: 365,
-    rememberMeKey: '',
-    taskPoolSize: 1,
-    thumbnailSize: 'DEFAULT',
-    serverPort: null,
-    serverContextPath: null,
-    koboPort: null,
-    koboProxy: false,
-    kepubifyPath: null,
+/** Table keys, as Komga names them (engine.md §1.3). */
+const KEYS = {
+  deleteEmptyCollections: 'DELETE_EMPTY_COLLECTIONS',
+  deleteEmptyReadLists: 'DELETE_EMPTY_READLISTS',
+  rememberMeDurationDays: 'REMEMBER_ME_DURATION',
+  rememberMeKey: 'REMEMBER_ME_KEY',
+  taskPoolSize: 'TASK_POOL_SIZE',
+  thumbnailSize: 'THUMBNAIL_SIZE',
+  serverPort: 'SERVER_PORT',
+  serverContextPath: 'SERVER_CONTEXT_PATH',
+  koboPort: 'KOBO_PORT',
+  koboProxy: 'KOBO_PROXY',
+  kepubifyPath: 'KEPUBIFY_PATH',
+} as const satisfies Record<keyof ServerSettingsValues, string>;
+
+export const DEFAULT_SETTINGS: Omit<ServerSettingsValues, 'rememberMeKey'> = {
+  deleteEmptyCollections: true,
+  deleteEmptyReadLists: true,
+  rememberMeDurationDays: 365,
+  taskPoolSize: 1,
+  thumbnailSize: 'DEFAULT',
+  serverPort: null,
+  serverContextPath: null,
+  koboPort: null,
+  koboProxy: false,
+  kepubifyPath: null,
+};
+
+/** A fresh secret for signing remember-me cookies. */
+export const newRememberMeKey = () => randomBytes(32).toString('base64url');
+
+/**
+ * Server settings over the `server_settings` table. Every `get()` reads the database (no cache), so a
+ * change made by another instance sharing the database is seen at once. The remember-me key is generated
+ * and stored the first time it is needed.
+ */
+export function createSettingsStore(db: Db): SettingsStore {
+  const repository = createServerSettingsRepository(db);
+
+  async function get(): Promise<ServerSettingsValues> {
+    const rows = await repository.findAll();
+    const raw = (k: keyof ServerSettingsValues) => rows.get(KEYS[k]) ?? null;
+    const rememberMeKey =
+      raw('rememberMeKey') ?? (await repository.insertIfAbsent(KEYS.rememberMeKey, newRememberMeKey()));
+    return {
+      deleteEmptyCollections: bool(raw('deleteEmptyCollections'), DEFAULT_SETTINGS.deleteEmptyCollections),
+      deleteEmptyReadLists: bool(raw('deleteEmptyReadLists'), DEFAULT_SETTINGS.deleteEmptyReadLists),
+      rememberMeDurationDays: int(raw('rememberMeDurationDays')) ?? DEFAULT_SETTINGS.rememberMeDurationDays,
+      rememberMeKey,
+      taskPoolSize: int(raw('taskPoolSize')) ?? DEFAULT_SETTINGS.taskPoolSize,
+      thumbnailSize: thumbnailSize(raw('thumbnailSize')),
+      serverPort: int(raw('serverPort')),
+      serverContextPath: raw('serverContextPath') || null,
+      koboPort: int(raw('koboPort')),
+      koboProxy: bool(raw('koboProxy'), DEFAULT_SETTINGS.koboProxy),
+      kepubifyPath: raw('kepubifyPath') || null,
+    };
+  }
+
+  return {
+    get,
+    async update(patch) {
+      const entries: Record<string, string | null> = {};
+      for (const [field, value] of Object.entries(patch) as [keyof ServerSettingsValues, unknown][]) {
+        if (value === undefined || !Object.hasOwn(KEYS, field)) continue;
+        entries[KEYS[field]] = value === null ? null : String(value);
+      }
+      await repository.save(entries);
+      return get();
+    },
   };
-  return { get: async () => defaults, update: async () => defaults };
+}
+
+function bool(value: string | null, fallback: boolean): boolean {
+  return value === null ? fallback : value === 'true';
+}
+
+function int(value: string | null): number | null {
+  if (value === null) return null;
+  const n = Number(value);
+  return Number.isInteger(n) ? n : null;
+}
+
+function thumbnailSize(value: string | null): ThumbnailSize {
+  return value !== null && Object.hasOwn(THUMBNAIL_SIZES, value)
+    ? (value as ThumbnailSize)
+    : DEFAULT_SETTINGS.thumbnailSize;
 }

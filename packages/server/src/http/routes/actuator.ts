@@ -1,4 +1,118 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { createReadStream } from 'node:fs';
+import { readdir, stat, statfs } from 'node:fs/promises';
+import { arch, release, type } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isAdmin } from '../../domain/user.js';
+import { logDirOf } from '../../logging.js';
+import { sendError } from '../plugins/errors.js';
 import type { AppDeps } from '../deps.js';
 
-export const actuatorRoutes: FastifyPluginAsync<AppDeps> = async () => {};
+/** Spring Boot's default disk-space threshold: DOWN below 10 MB free. */
+const DISK_THRESHOLD = 10 * 1024 * 1024;
+
+type Status = 'UP' | 'DOWN';
+interface Component {
+  status: Status;
+  details?: Record<string, unknown>;
+}
+
+/** The Spring Boot actuator endpoints Komga's clients use (api.md §9.1). All ADMIN except health. */
+export const actuatorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => {
+  const { config, settings } = deps;
+
+  // Public, but a caller who sends credentials is authenticated so that an admin sees the components.
+  // `authenticate` may be written callback- or promise-style; this works with either.
+  const authenticateIfCredentials = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+    if (!hasCredentials(req)) return;
+    await new Promise<void>((resolve, reject) => {
+      const result: unknown = app.authenticate.call(this, req, reply, (err?: Error) => (err ? reject(err) : resolve()));
+      if (result instanceof Promise) result.then(() => resolve(), reject);
+    });
+  };
+
+  app.get('/actuator/health', { onRequest: authenticateIfCredentials }, async (req, reply) => {
+    const components: Record<string, Component> = {
+      db: await dbHealth(),
+      diskSpace: await diskHealth(config.dataDir),
+      ping: { status: 'UP' },
+    };
+    const status: Status = Object.values(components).every((c) => c.status === 'UP') ? 'UP' : 'DOWN';
+    reply.code(status === 'UP' ? 200 : 503).type('application/vnd.spring-boot.actuator.v3+json');
+    return req.user && isAdmin(req.user) ? { status, components } : { status };
+  });
+
+  app.get('/actuator/info', { onRequest: app.requireRole('ADMIN') }, async (_req, reply) => {
+    reply.type('application/vnd.spring-boot.actuator.v3+json');
+    // Komga's shape (git, build, java, os) filled with what Quire knows: no git metadata ships with it, and
+    // the runtime is Node.js rather than a JVM, so `java` is replaced by `node`.
+    return {
+      build: { artifact: 'quire', name: 'quire', version: config.version, group: 'quire' },
+      node: { version: process.versions.node, v8: process.versions.v8 },
+      os: { name: type(), version: release(), arch: arch() },
+    };
+  });
+
+  app.post('/actuator/shutdown', { onRequest: app.requireRole('ADMIN') }, async (_req, reply) => {
+    reply.raw.once('finish', () => deps.shutdown());
+    reply.type('application/vnd.spring-boot.actuator.v3+json');
+    return { message: 'Shutting down, bye...' };
+  });
+
+  app.get('/actuator/logfile', { onRequest: app.requireRole('ADMIN') }, async (req, reply) => {
+    const file = await currentLogFile(logDirOf(config.dataDir));
+    if (!file) return sendError(reply, req, 404, 'Not Found');
+    return reply.type('text/plain; charset=utf-8').send(createReadStream(file));
+  });
+
+  async function dbHealth(): Promise<Component> {
+    try {
+      await settings.get();
+      return { status: 'UP', details: { database: 'SQLite', validationQuery: 'server settings read' } };
+    } catch (err) {
+      return { status: 'DOWN', details: { error: String(err) } };
+    }
+  }
+};
+
+/**
+ * Credentials Komga's main chain would look at (api.md §2.2). A stale session cookie therefore gets the
+ * same 401 as on any protected path.
+ */
+function hasCredentials(req: FastifyRequest): boolean {
+  const h = req.headers;
+  if (h.authorization || h['x-api-key'] || h['x-auth-token'] !== undefined) return true;
+  return /(?:^|;\s*)(KOMGA-SESSION|komga-remember-me)=/.test(h.cookie ?? '');
+}
+
+async function diskHealth(path: string): Promise<Component> {
+  try {
+    const fs = await statfs(path);
+    const total = fs.blocks * fs.bsize;
+    const free = fs.bavail * fs.bsize;
+    return {
+      status: free >= DISK_THRESHOLD ? 'UP' : 'DOWN',
+      details: { total, free, threshold: DISK_THRESHOLD, path, exists: true },
+    };
+  } catch (err) {
+    return { status: 'DOWN', details: { path, exists: false, error: String(err) } };
+  }
+}
+
+/** The log file pino-roll writes to now: the most recently modified `quire.N.log`. */
+async function currentLogFile(dir: string): Promise<string | null> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => /^quire\.\d+\.log$/.test(n));
+  } catch {
+    return null;
+  }
+  let best: { file: string; mtime: number; n: number } | null = null;
+  for (const name of names) {
+    const file = join(dir, name);
+    const { mtimeMs } = await stat(file);
+    const n = Number(name.split('.')[1]);
+    if (!best || mtimeMs > best.mtime || (mtimeMs === best.mtime && n > best.n)) best = { file, mtime: mtimeMs, n };
+  }
+  return best?.file ?? null;
+}

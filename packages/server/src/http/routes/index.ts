@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
+import { cacheControlPlugin } from '../plugins/cache.js';
+import { etagPlugin } from '../plugins/etag.js';
 import { claimRoutes } from './claim.js';
 import { userRoutes } from './users.js';
 import { settingsRoutes } from './settings.js';
 import { actuatorRoutes } from './actuator.js';
 import { sseRoutes } from './sse.js';
+import { taskRoutes } from './tasks.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -14,12 +17,16 @@ export interface RouteOptions {
 
 /** Every route plugin, in one list. Each receives the dependencies it needs from `deps`. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: RouteOptions): Promise<void> {
+  // First, so that their onSend hooks cover every route (api.md §1.7).
+  await app.register(cacheControlPlugin);
+  await app.register(etagPlugin);
   await app.register(authPlugin, deps);
   await app.register(claimRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(settingsRoutes, deps);
   await app.register(actuatorRoutes, deps);
   await app.register(sseRoutes, deps);
+  await app.register(taskRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }

@@ -1,4 +1,85 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
+import { EVENT_AUDIENCE, type QuireEvent } from '@quire/api';
+import { isAdmin, type CurrentUser } from '../../domain/user.js';
 import type { AppDeps } from '../deps.js';
 
-export const sseRoutes: FastifyPluginAsync<AppDeps> = async () => {};
+const HEARTBEAT_MS = 15_000;
+/** Spring's async request timeout: clients reconnect after it. */
+const STREAM_LIFETIME_MS = 60 * 60 * 1000;
+
+/** Options only tests change. */
+export interface SseTimings {
+  heartbeatMs?: number;
+  lifetimeMs?: number;
+}
+
+/**
+ * `GET /sse/v1/events` (api.md §6): one text/event-stream per client, fed from the event bus and
+ * filtered by each event's audience. Every stream is completed when the server closes.
+ */
+export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, deps) => {
+  const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
+  const lifetimeMs = deps.lifetimeMs ?? STREAM_LIFETIME_MS;
+  const open = new Set<() => void>();
+
+  // preClose runs before the HTTP server stops accepting and waits for connections to end.
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
+  app.get('/sse/v1/events', { onRequest: app.authenticate, exposeHeadRoute: false }, async (req, reply) => {
+    const user = req.user!;
+    const res = reply.raw;
+    reply.hijack();
+    // Headers other hooks set (security headers…) travel with the hijacked response.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream;charset=UTF-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    res.flushHeaders();
+
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      open.delete(end);
+      unsubscribe();
+      clearInterval(heartbeat);
+      clearTimeout(lifetime);
+      if (!res.writableEnded) res.end();
+    };
+    open.add(end);
+
+    const unsubscribe = deps.events.subscribe((event) => {
+      if (ended || !isFor(event, user)) return;
+      write(res, `event:${event.type}\ndata:${JSON.stringify(event.data)}\n\n`);
+      // The client logs out on SessionExpired; this stream's credentials are gone, so it ends here.
+      if (event.type === 'SessionExpired') end();
+    });
+    const heartbeat = setInterval(() => write(res, ':heartbeat\n\n'), heartbeatMs);
+    const lifetime = setTimeout(end, lifetimeMs);
+    heartbeat.unref();
+    lifetime.unref();
+    res.on('close', end);
+    res.on('error', end);
+  });
+};
+
+function isFor(event: QuireEvent, user: CurrentUser): boolean {
+  switch (EVENT_AUDIENCE[event.type]) {
+    case 'all':
+      return true;
+    case 'admin':
+      return isAdmin(user);
+    case 'self':
+      return 'userId' in event.data && event.data.userId === user.id;
+  }
+}
+
+function write(res: ServerResponse, chunk: string) {
+  if (!res.writableEnded && !res.destroyed) res.write(chunk);
+}

@@ -1,4 +1,94 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../plugins/errors.js';
 import type { AppDeps } from '../deps.js';
 
-export const webRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> = async () => {};
+/** Paths that are never the web client: unknown ones answer a JSON 404 (api.md §10). */
+const SERVER_PATHS = /^\/(api|opds|sse|actuator|kobo|koreader)(\/|$|\?)/i;
+/** app.ts rewrites every request outside the context path to this. */
+const OUTSIDE_CONTEXT_PATH = '/__outside_context_path__';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The built web client (packages/web/dist) and the not-found handling of the whole server:
+ * - unknown server paths (`/api`, `/opds`, `/sse`, `/actuator`, `/kobo`, `/koreader`) → Spring's JSON 404;
+ * - requests outside the context path → 404;
+ * - files of the build → served, `/assets/**` (hashed names) cached for a year;
+ * - any other GET → `index.html` (history-mode routes), with `<base href="{contextPath}/">` injected at
+ *   serve time: the client finds the API from it, and the build's relative asset URLs resolve against it.
+ */
+export const webRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> = async (app, deps) => {
+  const { webDir } = deps.config;
+  const indexFile = join(webDir, 'index.html');
+  const built = existsSync(indexFile);
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        const relative = path.slice(webDir.length).replace(/\\/g, '/');
+        reply.header('cache-control', relative.startsWith('/assets/') ? IMMUTABLE : 'no-cache');
+      },
+    });
+    // Explicit routes win over the static wildcard, so index.html is never served raw.
+    app.get('/', (req, reply) => sendIndex(req, reply));
+    app.get('/index.html', (req, reply) => sendIndex(req, reply));
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] ?? req.url;
+    if (path === OUTSIDE_CONTEXT_PATH || SERVER_PATHS.test(path)) {
+      const message = path === OUTSIDE_CONTEXT_PATH ? 'Not Found' : `No static resource ${path.slice(1)}.`;
+      return reply
+        .code(404)
+        .type('application/json')
+        .send(errorBody(404, message, req.originalUrl));
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return reply
+        .code(404)
+        .type('application/json')
+        .send(errorBody(404, 'Not Found', req.originalUrl));
+    }
+    if (!built) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send(`The Quire web client is not built (no ${indexFile}). Run \`npm run build\`, then restart the server.\n`);
+    }
+    // A missing hashed asset is a stale page asking for an old build: the index would only confuse it.
+    if (path.startsWith('/assets/')) {
+      return reply.code(404).type('text/plain; charset=utf-8').send('Not Found\n');
+    }
+    return sendIndex(req, reply);
+  });
+
+  async function sendIndex(_req: FastifyRequest, reply: FastifyReply) {
+    // Read per request (a few KB): a rebuilt client is picked up without restarting the server.
+    const html = await readFile(indexFile, 'utf8');
+    return reply
+      .code(200)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(injectBase(html, deps.contextPath));
+  }
+};
+
+/** Puts `<base href="{contextPath}/">` first in `<head>`, replacing one the build may carry. */
+export function injectBase(html: string, contextPath: string): string {
+  const tag = `<base href="${escapeAttribute(`${contextPath}/`)}">`;
+  const withoutBase = html.replace(/<base\b[^>]*>\s*/i, '');
+  if (/<head\b[^>]*>/i.test(withoutBase)) return withoutBase.replace(/<head\b[^>]*>/i, (head) => `${head}\n    ${tag}`);
+  return `${tag}\n${withoutBase}`;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

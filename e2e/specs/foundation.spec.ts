@@ -1,0 +1,126 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const basic = (email: string, password: string) => `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
+
+describe('foundation: claim, users, guards, password, theme, locale', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let failed = false;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser));
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') {
+      failed = true;
+      await screenshot(page, `foundation-${ctx.task.name}`);
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (failed) console.log(server.output());
+    await server?.stop();
+  });
+
+  it('sends a visitor through startup to login, claims the server and comes back to the page asked for', async () => {
+    await page.goto(`${server.url}/settings/users`);
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(decodeURIComponent(page.url())).toContain('redirect=/settings/users');
+    await page.getByRole('textbox', { name: 'Email' }).fill('admin@example.org');
+    await page.getByRole('textbox', { name: 'Password' }).fill('admin-secret');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/settings\/users$/);
+    await expect.poll(() => page.getByRole('listitem', { name: 'admin@example.org' }).count()).toBe(1);
+    const claim = await fetch(`${server.url}/api/v1/claim`).then((r) => r.json());
+    expect(claim).toEqual({ isClaimed: true });
+  });
+
+  it('adds a user through the dialog', async () => {
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add user' });
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill('not-an-email');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => dialog.getByText('Must be a valid e-mail address').count()).toBe(1);
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill('reader@example.org');
+    await dialog.getByRole('textbox', { name: 'Password' }).fill('reader-secret');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByRole('listitem', { name: 'reader@example.org' }).count()).toBe(1);
+    const users = (await fetch(`${server.url}/api/v2/users`, {
+      headers: { Authorization: basic('admin@example.org', 'admin-secret') },
+    }).then((r) => r.json())) as { email: string; roles: string[] }[];
+    const reader = users.find((u) => u.email === 'reader@example.org');
+    expect(reader?.roles.sort()).toEqual(['FILE_DOWNLOAD', 'PAGE_STREAMING', 'USER']);
+  });
+
+  it('logs out and logs in as the new user, who is sent home from an admin page', async () => {
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login/);
+    await page.getByRole('textbox', { name: 'Email' }).fill('reader@example.org');
+    await page.getByRole('textbox', { name: 'Password' }).fill('wrong-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => page.getByText(/Invalid authentication/).count()).toBeGreaterThan(0);
+    await page.getByRole('textbox', { name: 'Password' }).fill('reader-secret');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+
+    await page.goto(`${server.url}/settings/users`);
+    await page.waitForURL((u) => !u.pathname.startsWith('/settings'));
+    expect(new URL(page.url()).pathname).not.toContain('/settings');
+    expect(await page.getByRole('listitem', { name: 'admin@example.org' }).count()).toBe(0);
+  });
+
+  it('changes its own password from the account page', async () => {
+    await page.goto(`${server.url}/account`);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change password' });
+    await dialog.getByRole('textbox', { name: 'New password', exact: true }).fill('new-reader-secret');
+    await dialog.getByRole('textbox', { name: 'Repeat new password' }).fill('something-else');
+    await dialog.getByRole('button', { name: 'Save password' }).click();
+    await expect.poll(() => dialog.getByText('Passwords must match').count()).toBe(1);
+    await dialog.getByRole('textbox', { name: 'Repeat new password' }).fill('new-reader-secret');
+    await dialog.getByRole('button', { name: 'Save password' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    const withNew = await fetch(`${server.url}/api/v2/users/me`, {
+      headers: {
+        Authorization: basic('reader@example.org', 'new-reader-secret'),
+        'X-Requested-With': 'XMLHttpRequest',
+      },
+    });
+    expect(withNew.status).toBe(200);
+    const withOld = await fetch(`${server.url}/api/v2/users/me`, {
+      headers: { Authorization: basic('reader@example.org', 'reader-secret'), 'X-Requested-With': 'XMLHttpRequest' },
+    });
+    expect(withOld.status).toBe(401);
+  });
+
+  it('switches to the dark theme', async () => {
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const before = await background();
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+    await expect.poll(background).not.toBe(before);
+    const [r, g, b] = (await background()).match(/\d+/g)!.map(Number);
+    expect(r! + g! + b!).toBeLessThan(3 * 60);
+    await page.reload();
+    await expect
+      .poll(async () => ((await background()).match(/\d+/g) ?? []).map(Number).reduce((a, c) => a + c, 0))
+      .toBeLessThan(3 * 60);
+  });
+
+  it('flips the layout right-to-left in Arabic', async () => {
+    const nav = page.getByRole('navigation', { name: 'Navigation' });
+    const ltrBox = await nav.boundingBox();
+    expect(ltrBox!.x).toBeLessThan(100);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ar');
+    await expect.poll(async () => (await page.getByRole('navigation').first().boundingBox())!.x).toBeGreaterThan(600);
+  });
+});

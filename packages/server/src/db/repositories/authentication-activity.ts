@@ -1,0 +1,140 @@
+import type { Db } from '../database.js';
+
+export type AuthenticationSource = 'Password' | 'RememberMe' | 'ApiKey';
+
+/** One authentication attempt (api.md §2.9). */
+export interface StoredActivity {
+  id: string;
+  userId: string | null;
+  email: string | null;
+  apiKeyId: string | null;
+  apiKeyComment: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  success: boolean;
+  error: string | null;
+  source: AuthenticationSource | null;
+  dateTime: string;
+}
+
+const SORT_COLUMNS = {
+  dateTime: 'date_time',
+  email: 'email',
+  success: 'success',
+  ip: 'ip',
+  error: 'error',
+  userId: 'user_id',
+  userAgent: 'user_agent',
+} as const;
+export type ActivitySortProperty = keyof typeof SORT_COLUMNS;
+export const isActivitySortProperty = (p: string): p is ActivitySortProperty => p in SORT_COLUMNS;
+
+export interface ActivityPageRequest {
+  /** Only this user's rows; all rows when absent. */
+  userId?: string;
+  sort: { property: ActivitySortProperty; descending: boolean }[];
+  /** Absent = everything. */
+  offset?: number;
+  limit?: number;
+}
+
+type ActivityRow = {
+  id: string;
+  user_id: string | null;
+  email: string | null;
+  api_key_id: string | null;
+  api_key_comment: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  success: number | boolean;
+  error: string | null;
+  source: string | null;
+  date_time: string;
+};
+
+export class AuthenticationActivityRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(a: StoredActivity, t: Db = this.db): Promise<void> {
+    await t
+      .insertInto('authentication_activity')
+      .values({
+        id: a.id,
+        user_id: a.userId,
+        email: a.email,
+        api_key_id: a.apiKeyId,
+        api_key_comment: a.apiKeyComment,
+        ip: a.ip,
+        user_agent: a.userAgent,
+        success: a.success ? 1 : 0,
+        error: a.error,
+        source: a.source,
+        date_time: a.dateTime,
+      })
+      .execute();
+  }
+
+  async page(req: ActivityPageRequest, t: Db = this.db): Promise<{ rows: StoredActivity[]; total: number }> {
+    let base = t.selectFrom('authentication_activity');
+    if (req.userId !== undefined) base = base.where('user_id', '=', req.userId);
+    const countRow = await base.select((eb) => eb.fn.countAll<number | bigint>().as('n')).executeTakeFirstOrThrow();
+    let q = base.selectAll();
+    for (const s of req.sort) q = q.orderBy(SORT_COLUMNS[s.property], s.descending ? 'desc' : 'asc');
+    q = q.orderBy('id', 'desc');
+    if (req.limit !== undefined) q = q.limit(req.limit).offset(req.offset ?? 0);
+    const rows = await q.execute();
+    return { rows: rows.map(toActivity), total: Number(countRow.n) };
+  }
+
+  async latest(userId: string, apiKeyId: string | undefined, t: Db = this.db): Promise<StoredActivity | undefined> {
+    let q = t.selectFrom('authentication_activity').selectAll().where('user_id', '=', userId);
+    if (apiKeyId !== undefined) q = q.where('api_key_id', '=', apiKeyId);
+    const row = await q.orderBy('date_time', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row && toActivity(row);
+  }
+
+  /**
+   * Dates of the most recent failures since `since` for one ip or one (lower-cased) e-mail,
+   * newest first, at most `limit` of them.
+   */
+  async recentFailures(
+    by: { ip: string } | { email: string },
+    since: string,
+    limit: number,
+    t: Db = this.db,
+  ): Promise<string[]> {
+    let q = t
+      .selectFrom('authentication_activity')
+      .select('date_time')
+      .where('success', '=', 0)
+      .where('date_time', '>=', since);
+    q = 'ip' in by ? q.where('ip', '=', by.ip) : q.where('email', '=', by.email);
+    const rows = await q.orderBy('date_time', 'desc').limit(limit).execute();
+    return rows.map((r) => r.date_time);
+  }
+
+  async deleteBefore(dateTime: string, t: Db = this.db): Promise<number> {
+    const result = await t.deleteFrom('authentication_activity').where('date_time', '<', dateTime).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async deleteByUser(userId: string, t: Db = this.db): Promise<void> {
+    await t.deleteFrom('authentication_activity').where('user_id', '=', userId).execute();
+  }
+}
+
+function toActivity(r: ActivityRow): StoredActivity {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    email: r.email,
+    apiKeyId: r.api_key_id,
+    apiKeyComment: r.api_key_comment,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    success: Boolean(r.success),
+    error: r.error,
+    source: r.source as AuthenticationSource | null,
+    dateTime: r.date_time,
+  };
+}

@@ -1,0 +1,217 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Db } from '../database.js';
+import type { DB } from '../schema.js';
+
+/** A task as stored; the payload is the task's JSON, which this file never looks into. */
+export interface StoredTask {
+  uniqueId: string;
+  kind: string;
+  priority: number;
+  groupId: string | null;
+  payload: string;
+  owner: string | null;
+  runAgain: boolean;
+  seq: number;
+  createdDate: string;
+  lastModifiedDate: string;
+}
+
+export type NewStoredTask = Pick<StoredTask, 'uniqueId' | 'kind' | 'priority' | 'groupId' | 'payload'>;
+
+/** Rows per INSERT: 9 values each stays far below every dialect's bound-parameter limit. */
+const CHUNK = 500;
+
+/**
+ * The SQL of the task queue (engine.md §8.1), Kysely builder only. Every statement that changes the
+ * ownership of a row re-checks, in the same statement, the conditions it relies on, so two runners (or two
+ * instances sharing the database) cannot take the same task or two tasks of one group.
+ */
+export class TaskRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Upsert on unique id. A queued row gets the new priority, group, payload and a fresh place at the back of
+   * its priority (Komga); a running row keeps running and is flagged to run again when it ends (Komga
+   * loses that re-submission). Within one call the last task with a given id wins.
+   */
+  async upsert(tasks: readonly NewStoredTask[], now: string, t: Db = this.db): Promise<void> {
+    if (tasks.length === 0) return;
+    const byId = new Map<string, NewStoredTask>();
+    for (const task of tasks) {
+      byId.delete(task.uniqueId);
+      byId.set(task.uniqueId, task);
+    }
+    const unique = [...byId.values()];
+    const write = async (tx: Db) => {
+      const top = await tx
+        .selectFrom('task')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
+      let seq = Number(top?.seq ?? 0);
+      for (let i = 0; i < unique.length; i += CHUNK) {
+        const rows = unique.slice(i, i + CHUNK).map((task) => ({
+          unique_id: task.uniqueId,
+          kind: task.kind,
+          priority: task.priority,
+          group_id: task.groupId,
+          payload: task.payload,
+          owner: null,
+          run_again: 0,
+          seq: ++seq,
+          created_date: now,
+          last_modified_date: now,
+        }));
+        await tx
+          .insertInto('task')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.column('unique_id').doUpdateSet((eb) => ({
+              priority: eb.ref('excluded.priority'),
+              group_id: eb.ref('excluded.group_id'),
+              payload: eb.ref('excluded.payload'),
+              seq: eb.ref('excluded.seq'),
+              last_modified_date: eb.ref('excluded.last_modified_date'),
+              run_again: eb.case().when('task.owner', 'is', null).then(0).else(1).end(),
+            })),
+          )
+          .execute();
+      }
+    };
+    // The max(seq) read and the inserts must not interleave with another submit.
+    if (t.isTransaction) await write(t);
+    else await t.transaction().execute(write);
+  }
+
+  /** The next task a runner may take: unowned, its group idle, highest priority first, then oldest submit. */
+  async findAvailable(t: Db = this.db): Promise<StoredTask | undefined> {
+    const row = await t
+      .selectFrom('task')
+      .selectAll()
+      .where('owner', 'is', null)
+      .where(groupIsIdle)
+      .orderBy('priority', 'desc')
+      .orderBy('seq', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toStoredTask(row);
+  }
+
+  /** Takes the task for `owner` if it is still available; false when someone else was faster. */
+  async claim(uniqueId: string, owner: string, t: Db = this.db): Promise<boolean> {
+    const result = await t
+      .updateTable('task')
+      .set({ owner })
+      .where('unique_id', '=', uniqueId)
+      .where('owner', 'is', null)
+      .where(groupIsIdle)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async find(uniqueId: string, t: Db = this.db): Promise<StoredTask | undefined> {
+    const row = await t.selectFrom('task').selectAll().where('unique_id', '=', uniqueId).executeTakeFirst();
+    return row && toStoredTask(row);
+  }
+
+  /**
+   * Ends a run: deletes the row, or, when it was submitted again while running, queues it again with what
+   * that submission wrote. Returns what happened ('missing' if the row was not running).
+   */
+  async finish(uniqueId: string, t: Db = this.db): Promise<'deleted' | 'requeued' | 'missing'> {
+    const deleted = await t
+      .deleteFrom('task')
+      .where('unique_id', '=', uniqueId)
+      .where('owner', 'is not', null)
+      .where('run_again', '=', 0)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) > 0) return 'deleted';
+    const requeued = await t
+      .updateTable('task')
+      .set({ owner: null, run_again: 0 })
+      .where('unique_id', '=', uniqueId)
+      .where('owner', 'is not', null)
+      .executeTakeFirst();
+    return Number(requeued.numUpdatedRows) > 0 ? 'requeued' : 'missing';
+  }
+
+  /** Deletes every queued (unowned) task and every pending re-run of a running one; returns how many. */
+  async deleteQueued(t: Db = this.db): Promise<number> {
+    const deleted = await t.deleteFrom('task').where('owner', 'is', null).executeTakeFirst();
+    const reruns = await t
+      .updateTable('task')
+      .set({ run_again: 0 })
+      .where('owner', 'is not', null)
+      .where('run_again', '=', 1)
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows) + Number(reruns.numUpdatedRows);
+  }
+
+  /** Makes every owned task available again (start-up after a crash); returns how many. */
+  async disownAll(t: Db = this.db): Promise<number> {
+    const result = await t
+      .updateTable('task')
+      .set({ owner: null, run_again: 0 })
+      .where('owner', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Number of tasks (queued and running) per kind. */
+  async countByKind(t: Db = this.db): Promise<Map<string, number>> {
+    const rows = await t
+      .selectFrom('task')
+      .select((eb) => ['kind', eb.fn.countAll().as('n')])
+      .groupBy('kind')
+      .execute();
+    return new Map(rows.map((r) => [r.kind, Number(r.n)]));
+  }
+
+  async findAll(t: Db = this.db): Promise<StoredTask[]> {
+    const rows = await t.selectFrom('task').selectAll().orderBy('priority', 'desc').orderBy('seq', 'asc').execute();
+    return rows.map(toStoredTask);
+  }
+}
+
+/** No task of the same group is running (tasks without a group are never blocked). */
+function groupIsIdle(eb: ExpressionBuilder<DB, 'task'>) {
+  return eb.or([
+    eb('task.group_id', 'is', null),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('task as running')
+          .select('running.unique_id')
+          .whereRef('running.group_id', '=', 'task.group_id')
+          .where('running.owner', 'is not', null),
+      ),
+    ),
+  ]);
+}
+
+type TaskRow = {
+  unique_id: string;
+  kind: string;
+  priority: number;
+  group_id: string | null;
+  payload: string;
+  owner: string | null;
+  run_again: number;
+  seq: number;
+  created_date: string;
+  last_modified_date: string;
+};
+
+function toStoredTask(row: TaskRow): StoredTask {
+  return {
+    uniqueId: row.unique_id,
+    kind: row.kind,
+    priority: row.priority,
+    groupId: row.group_id,
+    payload: row.payload,
+    owner: row.owner,
+    runAgain: Boolean(row.run_again),
+    seq: row.seq,
+    createdDate: row.created_date,
+    lastModifiedDate: row.last_modified_date,
+  };
+}

@@ -1,0 +1,123 @@
+import type { ApiKeyDto, AuthenticationActivityDto, AuthenticationActivityQuery, Page, UserDto } from '@quire/api';
+import type { AgeRestriction, Role } from '../../domain/user.js';
+import type { StoredApiKey } from '../../db/repositories/api-keys.js';
+import {
+  isActivitySortProperty,
+  type ActivityPageRequest,
+  type StoredActivity,
+} from '../../db/repositories/authentication-activity.js';
+
+/** What a UserDto is made from: a stored user or the current one. */
+export interface UserLike {
+  id: string;
+  email: string;
+  roles: Iterable<Role>;
+  sharedAllLibraries: boolean;
+  sharedLibraryIds: readonly string[];
+  ageRestriction: AgeRestriction | null;
+  labelsAllow: readonly string[];
+  labelsExclude: readonly string[];
+}
+
+/** Roles plus the pseudo-role USER; `ageRestriction` left out when there is none. */
+export function toUserDto(u: UserLike): UserDto {
+  return {
+    id: u.id,
+    email: u.email,
+    roles: [...u.roles, 'USER'],
+    sharedAllLibraries: u.sharedAllLibraries,
+    sharedLibrariesIds: [...u.sharedLibraryIds],
+    labelsAllow: [...u.labelsAllow],
+    labelsExclude: [...u.labelsExclude],
+    ...(u.ageRestriction ? { ageRestriction: { ...u.ageRestriction } } : {}),
+  };
+}
+
+/** `key` is the plain key only right after creation; `******` otherwise. */
+export function toApiKeyDto(k: StoredApiKey, plainKey?: string): ApiKeyDto {
+  return {
+    id: k.id,
+    userId: k.userId,
+    key: plainKey ?? '******',
+    comment: k.comment,
+    createdDate: zonedDateTime(k.createdDate),
+    lastModifiedDate: zonedDateTime(k.createdDate),
+  };
+}
+
+export function toAuthenticationActivityDto(a: StoredActivity): AuthenticationActivityDto {
+  const dto: AuthenticationActivityDto = { success: a.success, dateTime: utcDateTime(a.dateTime) };
+  if (a.userId !== null) dto.userId = a.userId;
+  if (a.email !== null) dto.email = a.email;
+  if (a.apiKeyId !== null) dto.apiKeyId = a.apiKeyId;
+  if (a.apiKeyComment !== null) dto.apiKeyComment = a.apiKeyComment;
+  if (a.ip !== null) dto.ip = a.ip;
+  if (a.userAgent !== null) dto.userAgent = a.userAgent;
+  if (a.error !== null) dto.error = a.error;
+  if (a.source !== null) dto.source = a.source;
+  return dto;
+}
+
+/** `yyyy-MM-dd'T'HH:mm:ss'Z'` (api.md §1.3, annotated UTC date-time). */
+export const utcDateTime = (iso: string) => `${new Date(iso).toISOString().slice(0, 19)}Z`;
+
+/** Zoned ISO-8601 in UTC, the fraction only when non-zero (api.md §1.3). */
+export const zonedDateTime = (iso: string) => new Date(iso).toISOString().replace('.000Z', 'Z');
+
+// ---- Spring Data paging (api.md §1.4) ----
+
+const DEFAULT_SIZE = 20;
+const MAX_SIZE = 2000;
+
+export interface PageRequest {
+  page: number;
+  size: number;
+  unpaged: boolean;
+}
+
+/** page/size/sort/unpaged as Spring reads them; unknown sort properties are ignored. */
+export function toActivityPageRequest(q: AuthenticationActivityQuery): {
+  request: Omit<ActivityPageRequest, 'userId'>;
+  page: PageRequest;
+} {
+  const page = Math.max(0, q.page ?? 0);
+  const size = q.size === undefined || q.size < 1 ? DEFAULT_SIZE : Math.min(q.size, MAX_SIZE);
+  const unpaged = q.unpaged === true;
+  const sort: ActivityPageRequest['sort'] = [];
+  for (const entry of q.sort ?? []) {
+    const parts = entry
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    const last = parts.at(-1)?.toLowerCase();
+    const descending = last === 'desc';
+    if (last === 'asc' || last === 'desc') parts.pop();
+    for (const property of parts) if (isActivitySortProperty(property)) sort.push({ property, descending });
+  }
+  if (!sort.length) sort.push({ property: 'dateTime', descending: true });
+  return {
+    request: unpaged ? { sort } : { sort, offset: page * size, limit: size },
+    page: { page, size, unpaged },
+  };
+}
+
+/** Spring's serialised PageImpl; `unpaged` still looks paged, as Komga's does. */
+export function toPage<T>(content: T[], total: number, req: PageRequest): Page<T> {
+  const sort = { empty: false, sorted: true, unsorted: false };
+  const number = req.unpaged ? 0 : req.page;
+  const size = req.unpaged ? Math.max(total, DEFAULT_SIZE) : req.size;
+  const totalPages = req.unpaged ? (total === 0 ? 0 : 1) : Math.ceil(total / size);
+  return {
+    content,
+    pageable: { pageNumber: number, pageSize: size, offset: number * size, paged: true, unpaged: false, sort },
+    totalElements: total,
+    totalPages,
+    last: number >= totalPages - 1,
+    first: number === 0,
+    size,
+    number,
+    numberOfElements: content.length,
+    empty: content.length === 0,
+    sort,
+  };
+}

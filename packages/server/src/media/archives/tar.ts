@@ -1,0 +1,161 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import tar from 'tar-stream';
+import { MediaTypes, detectBuffer } from '../detect.js';
+import {
+  HEAD_BYTES,
+  HeadCollector,
+  describeEntry,
+  isDirectoryName,
+  isJunk,
+  normalizeEntryName,
+  sortEntries,
+} from '../pages.js';
+import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
+import { sevenZipStream } from './sevenzip.js';
+
+/**
+ * TAR / CBT, plain or compressed as a whole (gzip with zlib; xz, bzip2, zstd with 7-Zip in a worker).
+ * A tar has no index: the file is streamed from the start until the entry is found, then reading stops
+ * (and the decompressor is torn down). Memory stays at one entry at most.
+ *
+ * A compressed tar keeps the outer type as its media type (`application/x-xz`…), as Tika names it;
+ * this reader accepts those and fails with ERR_1008 when the content is not a tar.
+ */
+
+async function sniff(file: string): Promise<string> {
+  const fh = await open(file, 'r');
+  try {
+    const b = Buffer.alloc(512);
+    const { bytesRead } = await fh.read(b, 0, 512, 0);
+    return detectBuffer(b.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+async function tarStream(file: string): Promise<Readable> {
+  const type = await sniff(file);
+  switch (type) {
+    case MediaTypes.tar:
+      return createReadStream(file);
+    case MediaTypes.gzip:
+      return createReadStream(file).pipe(createGunzip());
+    case MediaTypes.xz:
+    case MediaTypes.bzip2:
+    case MediaTypes.zstd:
+      return sevenZipStream(file);
+    default:
+      // An empty tar is all zeros: let tar-stream decide.
+      return createReadStream(file);
+  }
+}
+
+function toMediaError(e: unknown): MediaError {
+  if (e instanceof MediaError) return e;
+  const code = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message : String(e);
+  if (code === 'ENOENT') return new MediaError('ERR_1018', message);
+  if (code === 'EACCES' || code === 'EPERM') return new MediaError('ERR_1000', message);
+  return new MediaError('ERR_1008', `TAR: ${message}`);
+}
+
+type Visit = (name: string, header: tar.Header, body: Readable) => Promise<boolean>;
+
+/** Streams the tar; `visit` consumes (or drains) each file body and returns false to stop. */
+async function walk(file: string, visit: Visit): Promise<void> {
+  let source: Readable;
+  try {
+    source = await tarStream(file);
+  } catch (e) {
+    throw toMediaError(e);
+  }
+  const extract = tar.extract();
+  const stop = () => {
+    source.unpipe(extract);
+    source.destroy();
+    extract.destroy();
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        if (err) reject(err);
+        else resolve();
+      };
+      source.on('error', settle);
+      extract.on('error', settle);
+      extract.on('finish', () => settle());
+      extract.on('entry', (header, body, next) => {
+        const name = normalizeEntryName(header.name);
+        const isFile = header.type === 'file' || header.type === 'contiguous-file';
+        if (!isFile || isDirectoryName(name)) {
+          body.on('end', next);
+          body.resume();
+          return;
+        }
+        visit(name, header, body as unknown as Readable).then(
+          (more) => {
+            if (more) next();
+            else {
+              settle();
+              stop();
+            }
+          },
+          (err: unknown) => settle(err),
+        );
+      });
+      source.pipe(extract);
+    });
+  } catch (e) {
+    throw toMediaError(e);
+  } finally {
+    stop();
+  }
+}
+
+/** Reads a body: the first `max` bytes kept, the rest drained (the tar stream has to pass it anyway). */
+function collect(body: Readable, max: number): Promise<Buffer> {
+  const c = new HeadCollector(max);
+  return new Promise((resolve, reject) => {
+    body.on('data', (chunk: Buffer) => c.push(chunk));
+    body.on('error', reject);
+    body.on('end', () => resolve(c.bytes()));
+  });
+}
+
+export const tarReader: ContainerReader = {
+  mediaTypes: [MediaTypes.tar, MediaTypes.gzip, MediaTypes.xz, MediaTypes.bzip2, MediaTypes.zstd],
+
+  async entries(file, { dimensions }) {
+    const entries: ContainerEntry[] = [];
+    await walk(file, async (name, header, body) => {
+      if (isJunk(name)) {
+        await collect(body, 0);
+        return true;
+      }
+      const head = await collect(body, HEAD_BYTES);
+      entries.push(describeEntry(name, header.size ?? null, head, dimensions));
+      return true;
+    });
+    return sortEntries(entries);
+  },
+
+  async read(file, entryName) {
+    let found: Buffer | undefined;
+    await walk(file, async (name, _header, body) => {
+      if (name !== entryName) {
+        await collect(body, 0);
+        return true;
+      }
+      found = await collect(body, Infinity);
+      return false;
+    });
+    if (!found) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+    return found;
+  },
+};

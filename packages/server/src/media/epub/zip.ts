@@ -1,0 +1,142 @@
+import yauzl from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
+import { MediaError } from '../types.js';
+
+/** One file entry of a ZIP central directory (directories are skipped). */
+export interface ZipEntryInfo {
+  name: string;
+  size: number;
+  compressedSize: number;
+}
+
+/** Largest single entry we agree to inflate in memory (zip-bomb guard). */
+export const MAX_ENTRY_BYTES = 512 * 1024 * 1024;
+
+// CP437 upper half, for legacy (non-UTF-8) entry names that are not valid UTF-8 either.
+const CP437_HIGH =
+  'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes an entry name like commons-compress does with its default UTF-8 encoding: UTF-8 when the
+ * language-encoding flag is set or the bytes are valid UTF-8 (Info-ZIP writes UTF-8 names without the
+ * flag, e.g. kusamakura-japanese-vertical-writing.epub), the Info-ZIP Unicode Path extra field when
+ * present, CP437 otherwise.
+ */
+export function decodeEntryName(raw: Buffer, flags: number, extra: { id: number; data: Buffer }[]): string {
+  if (flags & 0x800) return raw.toString('utf8');
+  const unicodePath = extra.find((e) => e.id === 0x7075);
+  if (unicodePath && unicodePath.data.length > 5 && unicodePath.data[0] === 1) {
+    return unicodePath.data.subarray(5).toString('utf8');
+  }
+  try {
+    return utf8Strict.decode(raw);
+  } catch {
+    let s = '';
+    for (const b of raw) s += b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80];
+    return s;
+  }
+}
+
+/**
+ * A ZIP file opened once, its central directory indexed by name. Entries are read on demand and
+ * fully buffered (EPUB resources are small; a size cap guards against zip bombs).
+ */
+export class ZipArchive {
+  private constructor(
+    private readonly zip: ZipFile,
+    private readonly byName: Map<string, { info: ZipEntryInfo; entry: Entry }>,
+    /** Entries in central-directory order. */
+    readonly entries: readonly ZipEntryInfo[],
+  ) {}
+
+  static async open(file: string): Promise<ZipArchive> {
+    let zip: ZipFile;
+    try {
+      zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, decodeStrings: false });
+    } catch (e) {
+      throw wrap(e, file);
+    }
+    const byName = new Map<string, { info: ZipEntryInfo; entry: Entry }>();
+    const list: ZipEntryInfo[] = [];
+    try {
+      for await (const entry of zip.eachEntry()) {
+        const name = decodeEntryName(
+          entry.fileName as unknown as Buffer,
+          entry.generalPurposeBitFlag,
+          entry.extraFields,
+        ).replace(/\\/g, '/');
+        if (name.endsWith('/')) continue;
+        const info = { name, size: entry.uncompressedSize, compressedSize: entry.compressedSize };
+        // first occurrence wins, like a central-directory lookup by name
+        if (!byName.has(name)) byName.set(name, { info, entry });
+        list.push(info);
+      }
+    } catch (e) {
+      zip.close();
+      throw wrap(e, file);
+    }
+    return new ZipArchive(zip, byName, list);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  get(name: string): ZipEntryInfo | undefined {
+    return this.byName.get(name)?.info;
+  }
+
+  async read(name: string, maxBytes = MAX_ENTRY_BYTES): Promise<Buffer> {
+    const found = this.byName.get(name);
+    if (!found) throw new MediaError('ERR_1005', `Entry not found: ${name}`);
+    if (found.info.size > maxBytes) throw new MediaError('ERR_1005', `Entry too large: ${name}`);
+    if (found.entry.isEncrypted()) throw new MediaError('ERR_1005', `Entry is encrypted: ${name}`);
+    const stream = await this.zip.openReadStreamPromise(found.entry);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) {
+        stream.destroy();
+        throw new MediaError('ERR_1005', `Entry too large: ${name}`);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, total);
+  }
+
+  async readText(name: string): Promise<string> {
+    return decodeText(await this.read(name));
+  }
+
+  close(): void {
+    this.zip.close();
+  }
+}
+
+/** Decodes an XML/HTML resource: BOM-aware (UTF-8 / UTF-16), UTF-8 otherwise. */
+export function decodeText(buf: Buffer): string {
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
+  return new TextDecoder('utf-8').decode(buf); // strips a UTF-8 BOM
+}
+
+/** Opens, runs, closes. */
+export async function withZip<T>(file: string, fn: (zip: ZipArchive) => Promise<T>): Promise<T> {
+  const zip = await ZipArchive.open(file);
+  try {
+    return await fn(zip);
+  } finally {
+    zip.close();
+  }
+}
+
+function wrap(e: unknown, file: string): MediaError {
+  if (e instanceof MediaError) return e;
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOENT') return new MediaError('ERR_1018', `File not found: ${file}`);
+  if (err?.code === 'EACCES' || err?.code === 'EPERM')
+    return new MediaError('ERR_1000', `File not accessible: ${file}`);
+  return new MediaError('ERR_1005', `Cannot read ZIP container: ${err?.message ?? String(e)}`);
+}

@@ -1,0 +1,131 @@
+import { imageSize } from 'image-size';
+import sharp, { type Sharp } from 'sharp';
+
+/** Book poster sizes (server setting `thumbnailSize`, api.md §1.9). */
+export const THUMBNAIL_SIZES = { DEFAULT: 300, MEDIUM: 600, LARGE: 900, XLARGE: 1200 } as const;
+export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
+/** Page thumbnails (`/pages/{n}/thumbnail`) are 300 px JPEG. */
+export const PAGE_THUMBNAIL_EDGE = 300;
+
+export type OutputFormat = 'jpeg' | 'webp' | 'png';
+const MEDIA_TYPE: Record<OutputFormat, string> = { jpeg: 'image/jpeg', webp: 'image/webp', png: 'image/png' };
+
+export interface EncodedImage {
+  bytes: Buffer;
+  mediaType: string;
+  width: number;
+  height: number;
+}
+
+/** The source cannot be decoded (unknown or unsupported format, corrupt data). */
+export class UnsupportedImageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedImageError';
+  }
+}
+
+/** Dimensions read from the image header only (no decoding); null when the format is not recognised. */
+export function imageDimensions(bytes: Uint8Array): { width: number; height: number } | null {
+  try {
+    const { width, height } = imageSize(bytes);
+    return width && height ? { width, height } : null;
+  } catch {
+    return null;
+  }
+}
+
+function sharpFormat(mediaType: string | null | undefined): string | null {
+  switch (mediaType?.toLowerCase()) {
+    case 'image/jpeg':
+    case 'image/jpg':
+      return 'jpeg';
+    case 'image/png':
+      return 'png';
+    case 'image/webp':
+      return 'webp';
+    default:
+      return null;
+  }
+}
+
+async function encode(pipeline: Sharp, format: OutputFormat, quality: number): Promise<EncodedImage> {
+  let p = pipeline;
+  if (format === 'jpeg') p = p.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: false });
+  else if (format === 'webp') p = p.webp({ quality });
+  else p = p.png();
+  try {
+    const { data, info } = await p.toBuffer({ resolveWithObject: true });
+    return { bytes: data, mediaType: MEDIA_TYPE[format], width: info.width, height: info.height };
+  } catch (e) {
+    throw new UnsupportedImageError(`Cannot convert image: ${(e as Error).message}`);
+  }
+}
+
+function open(input: Uint8Array): Sharp {
+  // first frame of animations; EXIF orientation applied (Thumbnailator does the same)
+  return sharp(input, { failOn: 'none', animated: false, limitInputPixels: 1 << 28 }).rotate();
+}
+
+/**
+ * Resizes to fit a `maxEdge` square keeping the aspect ratio, never upscaling (engine.md §7.1).
+ * Output JPEG (default, as Komga) or WebP. As in Komga, a JPEG source whose longest edge already fits
+ * is returned unchanged when JPEG output is asked for.
+ */
+export async function makeThumbnail(
+  input: Uint8Array,
+  opts: { maxEdge?: number; format?: 'jpeg' | 'webp'; quality?: number } = {},
+): Promise<EncodedImage> {
+  const maxEdge = opts.maxEdge ?? THUMBNAIL_SIZES.DEFAULT;
+  const format = opts.format ?? 'jpeg';
+  if (format === 'jpeg') {
+    try {
+      const meta = imageSize(input);
+      if (
+        meta.type === 'jpg' &&
+        meta.width &&
+        meta.height &&
+        Math.max(meta.width, meta.height) <= maxEdge &&
+        !(meta.orientation && meta.orientation > 1)
+      ) {
+        return { bytes: Buffer.from(input), mediaType: 'image/jpeg', width: meta.width, height: meta.height };
+      }
+    } catch {
+      // not recognised by image-size: let sharp try
+    }
+  }
+  const pipeline = open(input).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true });
+  return encode(pipeline, format, opts.quality ?? 85);
+}
+
+/** Page thumbnail: longest edge 300 px, always JPEG. */
+export function pageThumbnail(input: Uint8Array): Promise<EncodedImage> {
+  return makeThumbnail(input, { maxEdge: PAGE_THUMBNAIL_EDGE, format: 'jpeg' });
+}
+
+/**
+ * `convert=jpeg|png` (engine.md §4.6): no-op when the source already has that type; transparency is
+ * flattened on white when converting to JPEG. Returns null for the no-op case.
+ */
+export async function convertImage(
+  input: Uint8Array,
+  to: 'jpeg' | 'png',
+  sourceMediaType?: string | null,
+): Promise<EncodedImage | null> {
+  if (sharpFormat(sourceMediaType) === to) return null;
+  return encode(open(input), to, 90);
+}
+
+/** Any resize request: re-encoded as JPEG, never upscaled. */
+export function resizeToJpeg(input: Uint8Array, maxEdge: number): Promise<EncodedImage> {
+  return encode(open(input).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true }), 'jpeg', 85);
+}
+
+/** Encodes raw pixels (e.g. a rendered PDF page) as JPEG. */
+export function encodeRawToJpeg(
+  data: Uint8Array,
+  raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
+  quality = 90,
+): Promise<EncodedImage> {
+  return encode(sharp(data, { raw, limitInputPixels: false }), 'jpeg', quality);
+}

@@ -1,0 +1,152 @@
+/**
+ * PDF worker thread: PDFium (WASM) for page sizes and rendering, pdf-lib for single-page extraction,
+ * sharp for JPEG encoding. Runs off the main thread; the parent terminates it on timeout.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import { PDFiumLibrary, type PDFiumDocument } from '@hyzyla/pdfium';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import type { PdfFailureKind, PdfRequest, PdfResponse } from './protocol.js';
+
+class Failure extends Error {
+  constructor(
+    readonly kind: PdfFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let library: Promise<PDFiumLibrary> | undefined;
+const cache = new Map<string, Promise<PDFiumDocument>>();
+const CACHE_SIZE = 2;
+
+async function key(file: string): Promise<string> {
+  try {
+    const s = await stat(file);
+    return `${file}\u0000${s.size}\u0000${s.mtimeMs}`;
+  } catch (e) {
+    throw fsFailure(e);
+  }
+}
+
+function fsFailure(e: unknown): Failure {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return new Failure('not-found', 'File not found');
+  if (code === 'EACCES' || code === 'EPERM') return new Failure('access', 'File not accessible');
+  return new Failure('other', (e as Error)?.message ?? String(e));
+}
+
+async function readPdf(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (e) {
+    throw fsFailure(e);
+  }
+}
+
+async function openDocument(file: string): Promise<PDFiumDocument> {
+  const k = await key(file);
+  const cached = cache.get(k);
+  if (cached) {
+    cache.delete(k);
+    cache.set(k, cached);
+    return cached;
+  }
+  const promise = (async () => {
+    const lib = await (library ??= PDFiumLibrary.init());
+    const bytes = await readPdf(file);
+    try {
+      return await lib.loadDocument(bytes);
+    } catch (e) {
+      const msg = (e as Error).message ?? String(e);
+      if (/password/i.test(msg)) throw new Failure('password', 'PDF is password protected');
+      if (/security/i.test(msg)) throw new Failure('encrypted', `Unsupported PDF security handler: ${msg}`);
+      throw new Failure('corrupt', `Cannot parse PDF: ${msg}`);
+    }
+  })();
+  cache.set(k, promise);
+  promise.catch(() => cache.delete(k));
+  while (cache.size > CACHE_SIZE) {
+    const oldest = cache.keys().next().value as string;
+    const doc = cache.get(oldest);
+    cache.delete(oldest);
+    void doc?.then((d) => d.destroy()).catch(() => undefined);
+  }
+  return promise;
+}
+
+async function handle(req: PdfRequest): Promise<PdfResponse> {
+  switch (req.op) {
+    case 'info': {
+      const doc = await openDocument(req.file);
+      const pageCount = doc.getPageCount();
+      if (pageCount <= 0) throw new Failure('corrupt', 'PDF has no pages');
+      const pages = [];
+      for (let i = 0; i < pageCount; i++) {
+        const page = doc.getPage(i);
+        const { originalWidth, originalHeight } = page.getOriginalSize();
+        pages.push({ width: originalWidth, height: originalHeight });
+      }
+      return { id: req.id, ok: true, op: 'info', pageCount, pages };
+    }
+    case 'render': {
+      const doc = await openDocument(req.file);
+      if (req.page < 1 || req.page > doc.getPageCount()) throw new Failure('page-range', `No page ${req.page}`);
+      const page = doc.getPage(req.page - 1);
+      const rendered = await page.render({ scale: 1, width: req.width, height: req.height, render: 'bitmap' });
+      // REVERSE_BYTE_ORDER is set by the wrapper: RGBA, white background, opaque
+      const { data, info } = await sharp(rendered.data, {
+        raw: { width: rendered.width, height: rendered.height, channels: 4 },
+        limitInputPixels: false,
+      })
+        .removeAlpha()
+        .jpeg({ quality: req.quality })
+        .toBuffer({ resolveWithObject: true });
+      return {
+        id: req.id,
+        ok: true,
+        op: 'render',
+        bytes: new Uint8Array(data),
+        width: info.width,
+        height: info.height,
+      };
+    }
+    case 'extract': {
+      const bytes = await readPdf(req.file);
+      let src: PDFDocument;
+      const warn = console.warn;
+      const log = console.log;
+      try {
+        // pdf-lib reports unparsable (e.g. encrypted) objects on the console: keep the logs clean
+        console.warn = console.log = () => undefined;
+        src = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+      } catch (e) {
+        throw new Failure('corrupt', `Cannot parse PDF: ${(e as Error).message}`);
+      } finally {
+        console.warn = warn;
+        console.log = log;
+      }
+      if (src.isEncrypted) throw new Failure('encrypted', 'Cannot extract a page from an encrypted PDF');
+      if (req.page < 1 || req.page > src.getPageCount()) throw new Failure('page-range', `No page ${req.page}`);
+      const out = await PDFDocument.create({ updateMetadata: false });
+      const [copied] = await out.copyPages(src, [req.page - 1]);
+      out.addPage(copied!);
+      return { id: req.id, ok: true, op: 'extract', bytes: await out.save() };
+    }
+  }
+}
+
+parentPort!.on('message', (req: PdfRequest) => {
+  handle(req).then(
+    (res) => {
+      const transfer = 'bytes' in res ? [res.bytes.buffer as ArrayBuffer] : [];
+      parentPort!.postMessage(res, transfer);
+    },
+    (e: unknown) => {
+      const f = e instanceof Failure ? e : new Failure('other', (e as Error)?.message ?? String(e));
+      parentPort!.postMessage({ id: req.id, ok: false, kind: f.kind, message: f.message } satisfies PdfResponse);
+    },
+  );
+});

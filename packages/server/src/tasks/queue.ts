@@ -1,0 +1,146 @@
+import { EventEmitter } from 'node:events';
+import type { Db } from '../db/database.js';
+import { TaskRepository } from '../db/repositories/tasks.js';
+import { PRIORITY, groupIdOf, isTaskKind, uniqueIdOf, type Priority, type Task } from './definitions.js';
+
+/** A task taken by a runner. */
+export interface QueuedTask {
+  uniqueId: string;
+  task: Task;
+  priority: Priority;
+  groupId: string | null;
+  owner: string;
+}
+
+export interface TaskCounts {
+  count: number;
+  countByType: Record<string, number>;
+}
+
+/** Why the queue changed; the pool wakes on 'submitted', the status broadcaster on any. */
+export type QueueChange = 'submitted' | 'done' | 'cancelled' | 'reclaimed';
+
+/**
+ * The persistent task queue (engine.md §8.1). Behind an interface so that a PostgreSQL job table can
+ * replace the SQL implementation; the semantics below are the contract.
+ */
+export interface TaskQueue {
+  /**
+   * Queues tasks; a task whose unique id is already queued is updated in place (priority, group, payload)
+   * and moves to the back of its priority. A task submitted while it is running is run once more after
+   * the current run ends, with the newest payload and priority (Komga drops such a re-submission).
+   */
+  submit(tasks: readonly Task[], priority?: Priority): Promise<void>;
+  /**
+   * Takes the next available task for `owner`: unowned and no task of its group running, highest priority
+   * first, then the oldest submission. Undefined when nothing is available.
+   */
+  take(owner: string): Promise<QueuedTask | undefined>;
+  /** Ends a run: the task is removed, or queued again if it was re-submitted while running. */
+  done(uniqueId: string): Promise<void>;
+  /** DELETE /api/v1/tasks: removes every task not yet taken (and pending re-runs); returns how many. */
+  cancelQueued(): Promise<number>;
+  /**
+   * At start-up, before any runner: tasks that a previous process had taken (it crashed or was killed)
+   * become available again. Assumes one instance per database; returns how many.
+   */
+  reclaimOrphans(): Promise<number>;
+  /** Queued and running tasks, in total and per kind (the SSE TaskQueueStatus payload). */
+  counts(): Promise<TaskCounts>;
+  /** Called after every change made through this queue object. */
+  onChange(listener: (change: QueueChange) => void): () => void;
+}
+
+export interface TaskQueueOptions {
+  now?: () => Date;
+}
+
+export function createTaskQueue(db: Db, opts: TaskQueueOptions = {}): TaskQueue {
+  const repository = new TaskRepository(db);
+  const now = opts.now ?? (() => new Date());
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const changed = (change: QueueChange) => emitter.emit('change', change);
+
+  return {
+    async submit(tasks, priority = PRIORITY.DEFAULT) {
+      if (tasks.length === 0) return;
+      await repository.upsert(
+        tasks.map((task) => ({
+          uniqueId: uniqueIdOf(task),
+          kind: task.kind,
+          priority,
+          groupId: groupIdOf(task),
+          payload: JSON.stringify(task),
+        })),
+        now().toISOString(),
+      );
+      changed('submitted');
+    },
+
+    async take(owner) {
+      // Another runner (or instance) may claim the candidate first: look again, a few times.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const candidate = await repository.findAvailable();
+        if (!candidate) return undefined;
+        if (!(await repository.claim(candidate.uniqueId, owner))) continue;
+        // Read back what was claimed: a re-submit between the two statements above updated the payload.
+        const row = await repository.find(candidate.uniqueId);
+        if (!row) continue;
+        const task = parseTask(row.payload);
+        if (!task) {
+          // Unknown kind (written by a newer version?) or corrupt JSON: drop it rather than retry forever.
+          await repository.finish(row.uniqueId);
+          continue;
+        }
+        return { uniqueId: row.uniqueId, task, priority: row.priority, groupId: row.groupId, owner };
+      }
+      return undefined;
+    },
+
+    async done(uniqueId) {
+      await repository.finish(uniqueId);
+      changed('done');
+    },
+
+    async cancelQueued() {
+      const removed = await repository.deleteQueued();
+      changed('cancelled');
+      return removed;
+    },
+
+    async reclaimOrphans() {
+      const reclaimed = await repository.disownAll();
+      changed('reclaimed');
+      return reclaimed;
+    },
+
+    async counts() {
+      const byKind = await repository.countByKind();
+      let count = 0;
+      const countByType: Record<string, number> = {};
+      for (const [kind, n] of byKind) {
+        countByType[kind] = n;
+        count += n;
+      }
+      return { count, countByType };
+    },
+
+    onChange(listener) {
+      emitter.on('change', listener);
+      return () => emitter.off('change', listener);
+    },
+  };
+}
+
+function parseTask(payload: string): Task | undefined {
+  try {
+    const value = JSON.parse(payload) as unknown;
+    if (typeof value === 'object' && value !== null && 'kind' in value && typeof value.kind === 'string') {
+      return isTaskKind(value.kind) ? (value as Task) : undefined;
+    }
+  } catch {
+    // fall through
+  }
+  return undefined;
+}

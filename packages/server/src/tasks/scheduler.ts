@@ -1,0 +1,203 @@
+import { SCAN_INTERVAL_MS, type ScanInterval } from '../domain/library.js';
+import { PRIORITY } from './definitions.js';
+import type { TaskLogger } from './handlers.js';
+import type { TaskQueue } from './queue.js';
+
+/** Time and timers, injectable so that tests drive the scheduler without waiting. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** setTimeout fires at once above 2^31-1 ms; a longer wait re-arms (see `arm`). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Node's timers, unref'd: a pending scan never keeps the process alive. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(fn, ms) {
+    const timer = setTimeout(fn, Math.min(ms, MAX_TIMEOUT_MS));
+    timer.unref();
+    return timer;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+interface Ticket {
+  handle: unknown;
+  cancelled: boolean;
+}
+
+/** What the scheduler needs to know of a library. */
+export interface ScheduledLibrary {
+  id: string;
+  scanInterval: ScanInterval;
+  scanOnStartup: boolean;
+}
+
+export interface HousekeepingJob {
+  name: string;
+  run(): Promise<void>;
+}
+
+export interface SchedulerOptions {
+  queue: Pick<TaskQueue, 'submit'>;
+  /** The libraries at start-up. */
+  libraries(): Promise<ScheduledLibrary[]>;
+  logger: TaskLogger;
+  clock?: Clock;
+  /** Run once a day, at local midnight (e.g. purging old authentication activity). */
+  housekeeping?: HousekeepingJob[];
+}
+
+export interface Scheduler {
+  /** Queues the start-up scans and arms one timer per library plus the daily housekeeping. */
+  start(): Promise<void>;
+  /**
+   * Arms (or re-arms, when its interval changed) the periodic scan of a library: call it when a library is
+   * created or its `scanInterval` changes. Komga forgets new libraries until a restart; Quire does not.
+   */
+  schedule(library: ScheduledLibrary): void;
+  /** When a library is deleted. */
+  unschedule(libraryId: string): void;
+  addHousekeeping(job: HousekeepingJob): void;
+  /** The next periodic scan of each scheduled library (epoch ms). */
+  nextRuns(): { libraryId: string; at: number }[];
+  nextHousekeeping(): number | null;
+  stop(): void;
+}
+
+/**
+ * The next run of a fixed-rate timer started at `anchor` (engine.md §2.9: the first run is one interval
+ * after start-up): the first `anchor + k·period` (k ≥ 1) after `now`. Runs missed while the process was
+ * asleep collapse into one. Null for DISABLED.
+ */
+export function nextScanAt(interval: ScanInterval, anchor: number, now: number): number | null {
+  const period = SCAN_INTERVAL_MS[interval];
+  if (period === null) return null;
+  const k = Math.max(1, Math.floor((now - anchor) / period) + 1);
+  return anchor + k * period;
+}
+
+/** The next local midnight strictly after `now` (Spring's `@daily`). */
+export function nextMidnight(now: number): number {
+  const d = new Date(now);
+  d.setHours(24, 0, 0, 0);
+  return d.getTime();
+}
+
+/**
+ * Periodic scans and daily housekeeping (engine.md §2.9). Each periodic scan submits
+ * `ScanLibrary {deep: false}` at DEFAULT priority.
+ *
+ * Several instances sharing one database each run a scheduler. That is harmless: a scan's unique id is
+ * its dedup key, so a second submit while the first is queued updates the same row, and while it runs
+ * it asks for one more run afterwards; at worst a library is scanned twice in a row, which finds nothing
+ * the second time. Housekeeping jobs must be idempotent for the same reason (a purge by date is).
+ */
+export function createScheduler(opts: SchedulerOptions): Scheduler {
+  const clock = opts.clock ?? systemClock;
+  const { queue, logger } = opts;
+  const housekeeping = [...(opts.housekeeping ?? [])];
+  const timers = new Map<string, { interval: ScanInterval; at: number; ticket: Ticket }>();
+  let daily: { at: number; ticket: Ticket } | undefined;
+  let stopped = false;
+
+  /** Calls `fn` at `at`; a wait longer than the clock allows is done in steps. */
+  function arm(at: number, fn: () => void): Ticket {
+    const ticket: Ticket = { handle: undefined, cancelled: false };
+    const step = () => {
+      ticket.handle = clock.setTimeout(
+        () => {
+          if (ticket.cancelled) return;
+          if (clock.now() >= at) fn();
+          else step();
+        },
+        Math.max(0, at - clock.now()),
+      );
+    };
+    step();
+    return ticket;
+  }
+  const cancel = (ticket: Ticket) => {
+    ticket.cancelled = true;
+    clock.clearTimeout(ticket.handle);
+  };
+
+  function armScan(libraryId: string, interval: ScanInterval, anchor: number) {
+    const at = nextScanAt(interval, anchor, clock.now());
+    if (at === null || stopped) return;
+    const ticket = arm(at, () => {
+      armScan(libraryId, interval, anchor);
+      void submitScan(libraryId, 'periodic');
+    });
+    timers.set(libraryId, { interval, at, ticket });
+  }
+
+  async function submitScan(libraryId: string, reason: string) {
+    try {
+      await queue.submit([{ kind: 'ScanLibrary', libraryId, deep: false }], PRIORITY.DEFAULT);
+      logger.info({ libraryId }, `Queued ${reason} scan`);
+    } catch (err) {
+      logger.error({ err, libraryId }, `Could not queue ${reason} scan`);
+    }
+  }
+
+  function armHousekeeping() {
+    if (stopped) return;
+    const at = nextMidnight(clock.now());
+    const ticket = arm(at, () => {
+      armHousekeeping();
+      void runHousekeeping();
+    });
+    daily = { at, ticket };
+  }
+
+  async function runHousekeeping() {
+    for (const job of housekeeping) {
+      try {
+        await job.run();
+      } catch (err) {
+        logger.error({ err, job: job.name }, 'Housekeeping job failed');
+      }
+    }
+  }
+
+  function unschedule(libraryId: string) {
+    const entry = timers.get(libraryId);
+    if (entry) cancel(entry.ticket);
+    timers.delete(libraryId);
+  }
+
+  function schedule(library: ScheduledLibrary) {
+    const entry = timers.get(library.id);
+    if (entry && entry.interval === library.scanInterval) return;
+    unschedule(library.id);
+    armScan(library.id, library.scanInterval, clock.now());
+  }
+
+  return {
+    async start() {
+      const libraries = await opts.libraries();
+      for (const library of libraries) {
+        if (library.scanOnStartup) await submitScan(library.id, 'start-up');
+        schedule(library);
+      }
+      armHousekeeping();
+    },
+    schedule,
+    unschedule,
+    addHousekeeping(job) {
+      housekeeping.push(job);
+    },
+    nextRuns: () => [...timers].map(([libraryId, { at }]) => ({ libraryId, at })),
+    nextHousekeeping: () => daily?.at ?? null,
+    stop() {
+      stopped = true;
+      for (const id of [...timers.keys()]) unschedule(id);
+      if (daily) cancel(daily.ticket);
+      daily = undefined;
+    },
+  };
+}

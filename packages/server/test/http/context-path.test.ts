@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorBodyDto } from '@quire/api';
+import { claim, startServer, type TestServer } from '../support/server.js';
+
+describe('QUIRE_CONTEXT_PATH=/quire (api.md §1.1)', () => {
+  let s: TestServer;
+  let webDir: string;
+  let origin: string;
+  beforeAll(async () => {
+    webDir = await mkdtemp(join(tmpdir(), 'quire-web-'));
+    await mkdir(join(webDir, 'assets'));
+    await writeFile(join(webDir, 'index.html'), '<html><head><title>Quire</title></head><body></body></html>');
+    await writeFile(join(webDir, 'assets/app-1a2b.js'), 'export {};');
+    s = await startServer({ QUIRE_CONTEXT_PATH: '/quire', QUIRE_WEB_DIR: webDir });
+    origin = new URL(s.url).origin;
+  });
+  afterAll(async () => {
+    await s.close();
+    await rm(webDir, { recursive: true, force: true });
+  });
+
+  it('serves the API under the context path only', async () => {
+    expect(s.url).toBe(`${origin}/quire`);
+    const res = await fetch(`${origin}/quire/api/v1/claim`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ isClaimed: false });
+    expect(res.headers.get('etag')).toMatch(/^"0[0-9a-f]{32}"$/);
+    expect(res.headers.get('cache-control')).toBe('max-age=0, must-revalidate, private');
+    await claim(s);
+    expect((await fetch(`${origin}/api/v1/claim`)).status).toBe(404);
+  });
+
+  it('answers 404 outside the context path, for client routes too', async () => {
+    for (const path of ['/', '/series/1', '/quirex/series/1', '/assets/app-1a2b.js']) {
+      const res = await fetch(`${origin}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain('<base');
+    }
+  });
+
+  it('serves index.html with <base href="/quire/"> for client routes', async () => {
+    for (const path of ['/quire', '/quire/', '/quire/some/client/route', '/quire/index.html']) {
+      const res = await fetch(`${origin}${path}`);
+      expect(res.status, path).toBe(200);
+      const html = await res.text();
+      expect(html, path).toContain('<head>\n    <base href="/quire/">');
+    }
+  });
+
+  it('serves the assets under the context path', async () => {
+    const res = await fetch(`${origin}/quire/assets/app-1a2b.js`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('export {};');
+  });
+
+  it('reports unknown API paths with the full path in the error body', async () => {
+    const res = await fetch(`${origin}/quire/api/v1/nope`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as ErrorBodyDto).path).toBe('/quire/api/v1/nope');
+  });
+});

@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { QuireEvent } from '@quire/api';
+import { basic, claim, startServer, type TestServer } from '../support/server.js';
+
+let servers: TestServer[] = [];
+const streams: ReadableStreamDefaultReader<Uint8Array>[] = [];
+afterEach(async () => {
+  for (const r of streams.splice(0)) await r.cancel().catch(() => {});
+  for (const s of servers) await s.close();
+  servers = [];
+});
+
+async function setup() {
+  const s = await startServer();
+  servers.push(s);
+  const admin = await claim(s);
+  const res = await s.fetch('/api/v2/users', {
+    method: 'POST',
+    headers: { authorization: admin.authorization },
+    json: { email: 'reader@example.org', password: 'user-secret', roles: [] },
+  });
+  expect(res.status).toBe(201);
+  const user = {
+    id: ((await res.json()) as { id: string }).id,
+    authorization: basic('reader@example.org', 'user-secret'),
+  };
+  return { s, admin, user };
+}
+
+/** Opens the event stream; `until` reads until the text received so far satisfies the predicate. */
+async function open(s: TestServer, authorization: string) {
+  const res = await s.fetch('/sse/v1/events', { headers: { authorization, accept: 'text/event-stream' } });
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  streams.push(reader);
+  const decoder = new TextDecoder();
+  let text = '';
+  let done = false;
+  return {
+    res,
+    get text() {
+      return text;
+    },
+    get done() {
+      return done;
+    },
+    async until(predicate: (text: string) => boolean, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(text)) {
+        if (done) throw new Error(`stream ended before the expected text; got:\n${text}`);
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`timed out; got:\n${text}`);
+        const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), left))]);
+        if (chunk === null) continue;
+        if (chunk.done) done = true;
+        else text += decoder.decode(chunk.value, { stream: true });
+      }
+      return text;
+    },
+    /** Resolves once the server ends the stream. */
+    async ended(timeoutMs = 3000) {
+      await this.until(() => false, timeoutMs).catch((err: Error) => {
+        if (!done) throw err;
+      });
+    },
+  };
+}
+
+const emit = (s: TestServer, event: QuireEvent) => s.app.deps.events.emit(event);
+
+describe('GET /sse/v1/events', () => {
+  it('needs authentication', async () => {
+    const { s } = await setup();
+    expect((await s.fetch('/sse/v1/events')).status).toBe(401);
+  });
+
+  it('streams bus events as Komga formats them, with no-cache headers', async () => {
+    const { s, user } = await setup();
+    const stream = await open(s, user.authorization);
+    expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.res.headers.get('cache-control')).toBe('no-cache');
+    expect(stream.res.headers.get('x-accel-buffering')).toBe('no');
+
+    emit(s, { type: 'LibraryAdded', data: { libraryId: 'lib-1' } });
+    const text = await stream.until((t) => t.includes('\n\n'));
+    expect(text).toBe('event:LibraryAdded\ndata:{"libraryId":"lib-1"}\n\n');
+  });
+
+  it('sends admin events to admins only and self events to their user only', async () => {
+    const { s, admin, user } = await setup();
+    const asUser = await open(s, user.authorization);
+    const asAdmin = await open(s, admin.authorization);
+
+    emit(s, { type: 'TaskQueueStatus', data: { count: 2, countByType: { AnalyzeBook: 2 } } });
+    emit(s, { type: 'ReadProgressChanged', data: { bookId: 'b1', userId: 'someone-else' } });
+    emit(s, { type: 'ReadProgressChanged', data: { bookId: 'b2', userId: user.id } });
+    emit(s, { type: 'LibraryChanged', data: { libraryId: 'lib-1' } });
+
+    const userText = await asUser.until((t) => t.includes('event:LibraryChanged'));
+    expect(userText).not.toContain('TaskQueueStatus');
+    expect(userText).not.toContain('"b1"');
+    expect(userText).toContain(`event:ReadProgressChanged\ndata:{"bookId":"b2","userId":"${user.id}"}\n\n`);
+
+    const adminText = await asAdmin.until((t) => t.includes('event:LibraryChanged'));
+    expect(adminText).toContain('event:TaskQueueStatus\ndata:{"count":2,"countByType":{"AnalyzeBook":2}}\n\n');
+    expect(adminText).not.toContain('ReadProgressChanged');
+  });
+
+  it('ends the stream of the user whose session expired, after telling him', async () => {
+    const { s, admin, user } = await setup();
+    const asUser = await open(s, user.authorization);
+    const asAdmin = await open(s, admin.authorization);
+
+    emit(s, { type: 'SessionExpired', data: { userId: user.id } });
+    await asUser.ended();
+    expect(asUser.text).toBe(`event:SessionExpired\ndata:{"userId":"${user.id}"}\n\n`);
+
+    emit(s, { type: 'LibraryDeleted', data: { libraryId: 'lib-1' } });
+    const adminText = await asAdmin.until((t) => t.includes('LibraryDeleted'));
+    expect(adminText).not.toContain('SessionExpired');
+    expect(asAdmin.done).toBe(false);
+  });
+
+  it('completes every stream when the server closes', async () => {
+    const { s, user } = await setup();
+    const stream = await open(s, user.authorization);
+    const closing = s.close();
+    servers = [];
+    await stream.ended();
+    await closing;
+    expect(stream.done).toBe(true);
+  });
+});

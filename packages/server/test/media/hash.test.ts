@@ -1,0 +1,48 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hashBytes, hashFile, hashPage } from '../../src/media/hash.js';
+import { fixture } from '../support/fixtures.js';
+
+// Reference digests computed with Python `xxhash.xxh3_128(data).hexdigest()` (xxhash 4.0.1).
+describe('XXH3-128', () => {
+  it('matches known vectors', () => {
+    expect(hashBytes(Buffer.from('hello world'))).toBe('df8d09e93f874900a99b8775cc15b6c7');
+    expect(hashBytes(Buffer.alloc(0))).toBe('99aa06d3014798d86001c324468d497f');
+  });
+
+  it.each([
+    ['pdf/freeculture.pdf', '8d7c9b80aed21d253e119910dc1fb893'],
+    ['epub/epub3.epub', '7d8bddd17117f70cd033e2c166a1a3a0'],
+    ['pdf/invalid.pdf', '843c654b80401b036e5fb448e8ae8769'],
+  ])('file hash of %s (streamed)', async (file, expected) => {
+    const t = performance.now();
+    expect(await hashFile(fixture(file))).toBe(expected);
+    console.info(`hash ${file}: ${(performance.now() - t).toFixed(1)} ms`);
+  });
+
+  it('streamed hash equals the one-shot hash across chunk boundaries, including empty files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'quire-hash-'));
+    try {
+      const data = Buffer.alloc(3 * 1024 * 1024 + 17);
+      for (let i = 0; i < data.length; i++) data[i] = (i * 31 + (i >> 8)) & 0xff;
+      await writeFile(join(dir, 'a.bin'), data);
+      await writeFile(join(dir, 'empty.bin'), Buffer.alloc(0));
+      expect(await hashFile(join(dir, 'a.bin'))).toBe(hashBytes(data));
+      expect(await hashFile(join(dir, 'empty.bin'))).toBe('99aa06d3014798d86001c324468d497f');
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it('page hash is XXH3-128 of the page bytes, 32 hex chars', () => {
+    const h = hashPage(Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+    expect(h).toMatch(/^[0-9a-f]{32}$/);
+    expect(h).toBe(hashBytes(Buffer.from([0xff, 0xd8, 0xff, 0xe0])));
+  });
+
+  it('missing file rejects', async () => {
+    await expect(hashFile(fixture('pdf/nope.pdf'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});

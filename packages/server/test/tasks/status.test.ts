@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventOf } from '@quire/api';
+import { createEventBus } from '../../src/events/bus.js';
+import { createTaskQueue, type TaskQueue } from '../../src/tasks/queue.js';
+import { startTaskQueueStatus } from '../../src/tasks/status.js';
+import { recordingLogger, tempDatabase, waitFor } from './helpers.js';
+
+describe('TaskQueueStatus broadcaster', () => {
+  let data: Awaited<ReturnType<typeof tempDatabase>>;
+  let queue: TaskQueue;
+  beforeEach(async () => {
+    data = await tempDatabase();
+    queue = createTaskQueue(data.db);
+  });
+  afterEach(() => data.cleanup());
+
+  it('sends the counts on every tick, even when zero, and soon after a change', async () => {
+    const events = createEventBus();
+    const seen: EventOf<'TaskQueueStatus'>['data'][] = [];
+    events.subscribe((e) => {
+      if (e.type === 'TaskQueueStatus') seen.push(e.data);
+    });
+    const stop = startTaskQueueStatus({
+      queue,
+      events,
+      logger: recordingLogger().logger,
+      intervalMs: 40,
+      debounceMs: 5,
+    });
+    await waitFor(() => seen.length >= 1, 'a first tick');
+    expect(seen[0]).toEqual({ count: 0, countByType: {} });
+
+    const ticks = seen.length;
+    await queue.submit([
+      { kind: 'AnalyzeBook', bookId: 'b1', seriesId: 's' },
+      { kind: 'AnalyzeBook', bookId: 'b2', seriesId: 's' },
+      { kind: 'ScanLibrary', libraryId: 'L', deep: true },
+    ]);
+    await waitFor(() => seen.length > ticks, 'the status after a submit', 30);
+    expect(seen.at(-1)).toEqual({ count: 3, countByType: { AnalyzeBook: 2, ScanLibrary: 1 } });
+
+    stop();
+    const after = seen.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen.length).toBe(after);
+  });
+
+  it('skips the query while nobody listens', async () => {
+    const events = createEventBus();
+    let emitted = 0;
+    events.subscribe(() => void emitted++);
+    let listening = false;
+    const stop = startTaskQueueStatus({
+      queue,
+      events,
+      logger: recordingLogger().logger,
+      intervalMs: 10,
+      hasListeners: () => listening,
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(emitted).toBe(0);
+    listening = true;
+    await waitFor(() => emitted > 0, 'a tick once listened to');
+    stop();
+  });
+});

@@ -1,0 +1,281 @@
+import { useState, type ReactNode } from 'react';
+import { Link as RouterLink, NavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import HomeIcon from '@mui/icons-material/Home';
+import LibraryBooksIcon from '@mui/icons-material/LibraryBooks';
+import LogoutIcon from '@mui/icons-material/Logout';
+import MenuIcon from '@mui/icons-material/Menu';
+import PeopleIcon from '@mui/icons-material/People';
+import PersonIcon from '@mui/icons-material/Person';
+import SettingsIcon from '@mui/icons-material/Settings';
+import { useTranslation } from 'react-i18next';
+import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
+import { useLibraries } from '../api/libraries';
+import { Logo } from '../components/Logo';
+import { LanguageSelect, ThemeSelect } from '../components/PreferenceSelects';
+import { ALL_LIBRARIES } from './preferences';
+
+export const DRAWER_WIDTH = 260;
+
+/** Logs out: leaves for the login page first, so no protected screen refetches, then ends the session. */
+function useLogoutAction() {
+  const navigate = useNavigate();
+  const logout = useLogout();
+  return async () => {
+    await navigate('/login?logout=true', { replace: true });
+    logout.mutate();
+  };
+}
+
+function NavItem({
+  to,
+  icon,
+  label,
+  end,
+  inset,
+}: {
+  to: string;
+  icon?: ReactNode;
+  label: string;
+  end?: boolean;
+  inset?: boolean;
+}) {
+  return (
+    <ListItemButton
+      component={NavLink}
+      to={to}
+      end={end}
+      sx={{
+        pl: inset ? 4 : undefined,
+        '&.active': { bgcolor: 'action.selected', color: 'primary.main' },
+        '&.active .MuiListItemIcon-root': { color: 'primary.main' },
+      }}
+    >
+      {icon && <ListItemIcon>{icon}</ListItemIcon>}
+      <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
+    </ListItemButton>
+  );
+}
+
+function LibraryItems() {
+  const { t } = useTranslation();
+  const libraries = useLibraries();
+  if (libraries.isPending) {
+    return (
+      <>
+        {[0, 1].map((i) => (
+          <ListItemButton key={i} disabled sx={{ pl: 4 }} aria-hidden>
+            <ListItemText primary={<Skeleton width="70%" />} />
+          </ListItemButton>
+        ))}
+      </>
+    );
+  }
+  return (
+    <>
+      {(libraries.data ?? []).map((library) => (
+        <ListItemButton
+          key={library.id}
+          component={NavLink}
+          to={`/libraries/${library.id}`}
+          sx={{ pl: 4, '&.active': { bgcolor: 'action.selected', color: 'primary.main' } }}
+        >
+          <ListItemText
+            primary={library.name}
+            secondary={library.unavailable ? t('nav.unavailable') : undefined}
+            slotProps={{ primary: { noWrap: true }, secondary: { color: 'error' } }}
+          />
+        </ListItemButton>
+      ))}
+    </>
+  );
+}
+
+function DrawerContent({ onLogout }: { onLogout: () => void }) {
+  const { t } = useTranslation();
+  const admin = isAdmin(useCurrentUser().data);
+  const libraries = useLibraries();
+  const hasLibraries = (libraries.data?.length ?? 0) > 0;
+  return (
+    <Stack sx={{ height: '100%' }}>
+      <Toolbar />
+      <Box component="nav" aria-label={t('nav.navigation')} sx={{ flex: 1, overflowY: 'auto' }}>
+        <List>
+          <NavItem to="/dashboard" icon={<HomeIcon />} label={t('nav.home')} />
+        </List>
+        <Divider />
+        <List subheader={<ListSubheader disableSticky>{t('nav.libraries')}</ListSubheader>}>
+          {(hasLibraries || libraries.isPending) && (
+            <NavItem to={`/libraries/${ALL_LIBRARIES}`} icon={<LibraryBooksIcon />} label={t('nav.allLibraries')} />
+          )}
+          <LibraryItems />
+        </List>
+        {admin && (
+          <>
+            <Divider />
+            <List subheader={<ListSubheader disableSticky>{t('nav.administration')}</ListSubheader>}>
+              <NavItem to="/settings/server" icon={<SettingsIcon />} label={t('nav.serverSettings')} />
+              <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
+            </List>
+          </>
+        )}
+        <Divider />
+        <List>
+          <NavItem to="/account" icon={<PersonIcon />} label={t('nav.account')} />
+          <ListItemButton onClick={onLogout}>
+            <ListItemIcon>
+              <LogoutIcon />
+            </ListItemIcon>
+            <ListItemText primary={t('nav.logout')} />
+          </ListItemButton>
+        </List>
+      </Box>
+      <Divider />
+      <Stack spacing={2} sx={{ p: 2 }}>
+        <ThemeSelect />
+        <LanguageSelect />
+      </Stack>
+    </Stack>
+  );
+}
+
+function AccountMenu({ onLogout }: { onLogout: () => void }) {
+  const { t } = useTranslation();
+  const me = useCurrentUser().data;
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = () => setAnchor(null);
+  return (
+    <>
+      <IconButton
+        color="inherit"
+        aria-label={t('nav.accountMenu')}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : undefined}
+        aria-controls={anchor ? 'account-menu' : undefined}
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
+        <AccountCircleIcon />
+      </IconButton>
+      <Menu id="account-menu" anchorEl={anchor} open={!!anchor} onClose={close}>
+        {me && (
+          <Typography variant="body2" color="text.secondary" sx={{ px: 2, py: 1 }}>
+            {t('nav.signedInAs', { email: me.email })}
+          </Typography>
+        )}
+        <MenuItem component={RouterLink} to="/account" onClick={close}>
+          <ListItemIcon>
+            <PersonIcon fontSize="small" />
+          </ListItemIcon>
+          {t('nav.account')}
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close();
+            onLogout();
+          }}
+        >
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          {t('nav.logout')}
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}
+
+/** The shell around most screens: app bar, navigation drawer (permanent from md up, temporary below), content. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const desktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const location = useLocation();
+  const navigation = useNavigation();
+  const logout = useLogoutAction();
+
+  // A temporary drawer closes when the user navigates.
+  const [lastPath, setLastPath] = useState(location.pathname);
+  if (lastPath !== location.pathname) {
+    setLastPath(location.pathname);
+    setMobileOpen(false);
+  }
+
+  const drawer = <DrawerContent onLogout={() => void logout()} />;
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar position="fixed" sx={{ zIndex: (th) => th.zIndex.drawer + 1 }}>
+        <Toolbar>
+          {!desktop && (
+            <IconButton
+              color="inherit"
+              edge="start"
+              aria-label={t('nav.openNavigation')}
+              aria-expanded={mobileOpen}
+              onClick={() => setMobileOpen(true)}
+              sx={{ mr: 1 }}
+            >
+              <MenuIcon />
+            </IconButton>
+          )}
+          <Box
+            component={RouterLink}
+            to="/dashboard"
+            sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none' }}
+          >
+            <Logo size={32} />
+            <Typography variant="h6" component="span" noWrap>
+              {t('common.appName')}
+            </Typography>
+          </Box>
+          <Box sx={{ flex: 1 }} />
+          <AccountMenu onLogout={() => void logout()} />
+        </Toolbar>
+      </AppBar>
+      {desktop ? (
+        <Drawer
+          variant="permanent"
+          sx={{ width: DRAWER_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+        >
+          {drawer}
+        </Drawer>
+      ) : (
+        <Drawer
+          variant="temporary"
+          open={mobileOpen}
+          onClose={() => setMobileOpen(false)}
+          ModalProps={{ keepMounted: true }}
+          sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+        >
+          {drawer}
+        </Drawer>
+      )}
+      <Box component="main" sx={{ flex: 1, minWidth: 0, position: 'relative' }}>
+        <Toolbar />
+        {navigation.state === 'loading' && (
+          <LinearProgress color="secondary" sx={{ position: 'absolute', left: 0, right: 0, zIndex: 1 }} />
+        )}
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,193 @@
+import { useEffect } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useMatches, useParams, type RouteObject } from 'react-router';
+import { basePath } from '../api/client';
+import { FullPageLoader } from '../components/PageSkeleton';
+import { EmptyPage, NotFoundPage } from '../features/errors/NotFoundPage';
+import { RouteError } from '../features/errors/RouteError';
+import { AppLayout } from './AppLayout';
+import { LibraryRedirect, RequireAdmin, RequireAuth, RequireLibraries } from './guards';
+import { lazyPage } from './lazyPage';
+import { updatePreferences, type LibraryView } from './preferences';
+import { APP_NAME } from './usePageTitle';
+
+export interface RouteHandle {
+  /** The screen sets its own document title (reader, book and series routes); elsewhere it is the product name. */
+  ownTitle?: boolean;
+  /** A library tab: visiting it makes it the library's remembered view. */
+  libraryView?: LibraryView;
+}
+
+const ownTitle: RouteHandle = { ownTitle: true };
+
+/** Resets the title on every route that does not set its own (spec §2). */
+function TitleReset() {
+  const matches = useMatches();
+  const own = matches.some((m) => (m.handle as RouteHandle | undefined)?.ownTitle);
+  const path = matches.at(-1)?.pathname;
+  useEffect(() => {
+    if (!own) document.title = APP_NAME;
+  }, [own, path]);
+  return null;
+}
+
+/** Remembers the library tab the user is on, for `/libraries/:libraryId` (spec §3). */
+function RememberLibraryView() {
+  const matches = useMatches();
+  const { libraryId } = useParams();
+  const view = matches.map((m) => (m.handle as RouteHandle | undefined)?.libraryView).find(Boolean);
+  useEffect(() => {
+    if (!view || !libraryId) return;
+    updatePreferences((p) =>
+      p.library.view[libraryId] === view
+        ? p
+        : { ...p, library: { ...p.library, view: { ...p.library.view, [libraryId]: view } } },
+    );
+  }, [view, libraryId]);
+  return null;
+}
+
+function Root() {
+  return (
+    <>
+      <TitleReset />
+      <Outlet />
+    </>
+  );
+}
+
+function LibraryTabs() {
+  return (
+    <>
+      <RememberLibraryView />
+      <Outlet />
+    </>
+  );
+}
+
+const libraryTab = (segment: string, view: LibraryView): RouteObject => ({
+  path: segment,
+  handle: { libraryView: view } satisfies RouteHandle,
+  Component: EmptyPage,
+});
+
+/** Every route of spec §2. Screens of later issues render EmptyPage until they arrive. */
+export function createRoutes(): RouteObject[] {
+  return [
+    {
+      element: <Root />,
+      errorElement: <RouteError />,
+      hydrateFallbackElement: <FullPageLoader />,
+      children: [
+        {
+          path: 'startup',
+          lazy: lazyPage(
+            () => import('../features/auth/StartupPage'),
+            (m) => m.StartupPage,
+          ),
+        },
+        {
+          path: 'login',
+          lazy: lazyPage(
+            () => import('../features/auth/LoginPage'),
+            (m) => m.LoginPage,
+          ),
+        },
+        {
+          element: <RequireAuth />,
+          children: [
+            // Readers fill the window: no app bar, no drawer.
+            { path: 'book/:bookId/read', handle: ownTitle, Component: EmptyPage },
+            { path: 'book/:bookId/read-epub', handle: ownTitle, Component: EmptyPage },
+            {
+              path: '/',
+              element: <AppLayout />,
+              children: [
+                { index: true, element: <Navigate to="/dashboard" replace /> },
+                {
+                  path: 'welcome',
+                  lazy: lazyPage(
+                    () => import('../features/welcome/WelcomePage'),
+                    (m) => m.WelcomePage,
+                  ),
+                },
+                {
+                  element: <RequireLibraries />,
+                  children: [
+                    { path: 'dashboard', Component: EmptyPage },
+                    { path: 'libraries', element: <LibraryRedirect /> },
+                    {
+                      path: 'libraries/:libraryId',
+                      element: <LibraryTabs />,
+                      children: [
+                        { index: true, element: <LibraryRedirect /> },
+                        libraryTab('recommended', 'RECOMMENDED'),
+                        libraryTab('series', 'BROWSE'),
+                        libraryTab('collections', 'COLLECTIONS'),
+                        libraryTab('readlists', 'READLISTS'),
+                      ],
+                    },
+                  ],
+                },
+                { path: 'series/:seriesId', handle: ownTitle, Component: EmptyPage },
+                { path: 'oneshot/:seriesId', handle: ownTitle, Component: EmptyPage },
+                { path: 'book/:bookId', handle: ownTitle, Component: EmptyPage },
+                { path: 'collections/:collectionId', Component: EmptyPage },
+                { path: 'readlists/:readListId', Component: EmptyPage },
+                { path: 'search', Component: EmptyPage },
+                { path: 'history', Component: EmptyPage },
+                {
+                  path: 'account',
+                  lazy: lazyPage(
+                    () => import('../features/account/AccountPage'),
+                    (m) => m.AccountPage,
+                  ),
+                },
+                {
+                  element: <RequireAdmin />,
+                  children: [
+                    { path: 'settings', element: <Navigate to="/settings/users" replace /> },
+                    {
+                      // One route for the list and /add (the page opens its add dialog then): no remount between them.
+                      path: 'settings/users/add?',
+                      lazy: lazyPage(
+                        () => import('../features/admin/users/UsersPage'),
+                        (m) => m.UsersPage,
+                      ),
+                    },
+                    {
+                      path: 'settings/server',
+                      lazy: lazyPage(
+                        () => import('../features/admin/server/ServerSettingsPage'),
+                        (m) => m.ServerSettingsPage,
+                      ),
+                    },
+                    { path: 'settings/metrics', Component: EmptyPage },
+                    { path: 'settings/announcements', Component: EmptyPage },
+                    { path: 'media-management', element: <Navigate to="/media-management/analysis" replace /> },
+                    { path: 'media-management/analysis', Component: EmptyPage },
+                    { path: 'media-management/duplicate-files', Component: EmptyPage },
+                    {
+                      path: 'media-management/duplicate-pages',
+                      element: <Navigate to="/media-management/duplicate-pages/known" replace />,
+                    },
+                    { path: 'media-management/duplicate-pages/known', Component: EmptyPage },
+                    { path: 'media-management/duplicate-pages/unknown', Component: EmptyPage },
+                    { path: 'import', element: <Navigate to="/import/books" replace /> },
+                    { path: 'import/books', Component: EmptyPage },
+                    { path: 'import/readlist', Component: EmptyPage },
+                  ],
+                },
+                { path: '*', Component: NotFoundPage },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+/** The app's router: history mode under the context path the server was reached at. */
+export function createAppRouter() {
+  return createBrowserRouter(createRoutes(), { basename: basePath() || '/' });
+}

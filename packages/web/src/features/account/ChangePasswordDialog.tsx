@@ -1,0 +1,94 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { useChangePassword } from '../../api/users';
+import { useErrorText, useFullScreenDialog } from './dialogs';
+import { validatePasswordForm, type PasswordError } from './password-form';
+
+export interface ChangePasswordDialogProps {
+  open: boolean;
+  /** Whose password; omitted for the signed-in user's own. */
+  userId?: string;
+  /** Shown under the title when an administrator changes someone else's password. */
+  email?: string;
+  onClose: () => void;
+  onChanged: () => void;
+}
+
+/** New password + repeat (ui.md §13.1), used from My account and from the users screen. */
+export function ChangePasswordDialog({ open, userId, email, onClose, onChanged }: ChangePasswordDialogProps) {
+  const { t } = useTranslation();
+  const fullScreen = useFullScreenDialog();
+  const errorText = useErrorText();
+  const change = useChangePassword();
+  const [form, setForm] = useState({ password: '', repeat: '' });
+  const [submitted, setSubmitted] = useState(false);
+  const errors = validatePasswordForm(form);
+  const message = (e: PasswordError | undefined) =>
+    submitted && e ? t(e === 'required' ? 'account.required' : 'account.passwordsMustMatch') : undefined;
+
+  const reset = () => {
+    setForm({ password: '', repeat: '' });
+    setSubmitted(false);
+    change.reset();
+  };
+  const close = () => {
+    if (!change.isPending) onClose();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (errors.password || errors.repeat) return;
+    change.mutate({ userId, password: form.password }, { onSuccess: onChanged });
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      fullScreen={fullScreen}
+      fullWidth
+      maxWidth="xs"
+      slotProps={{ transition: { onExited: reset } }}
+    >
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{t('account.changePasswordTitle')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {email && <Alert severity="info">{t('account.changePasswordFor', { email })}</Alert>}
+            <TextField
+              label={t('account.newPassword')}
+              type="password"
+              autoComplete="new-password"
+              autoFocus
+              required
+              value={form.password}
+              onChange={(e) => setForm({ ...form, password: e.target.value })}
+              error={!!message(errors.password)}
+              helperText={message(errors.password)}
+            />
+            <TextField
+              label={t('account.repeatPassword')}
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.repeat}
+              onChange={(e) => setForm({ ...form, repeat: e.target.value })}
+              error={!!message(errors.repeat)}
+              helperText={message(errors.repeat)}
+            />
+            {change.isError && <Alert severity="error">{errorText(change.error)}</Alert>}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close} disabled={change.isPending}>
+            {t('account.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" loading={change.isPending}>
+            {t('account.savePassword')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

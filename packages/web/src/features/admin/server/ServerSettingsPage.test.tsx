@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { SettingsDto } from '@quire/api';
+import { renderScreen } from '../../../test/render';
+import { stubFetch } from '../../account/fetch-stub';
+import { ServerSettingsPage } from './ServerSettingsPage';
+import { formOf, settingsChanges, validateSettings } from './settings-form';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const settings: SettingsDto = {
+  deleteEmptyCollections: true,
+  deleteEmptyReadLists: true,
+  rememberMeDurationDays: 365,
+  thumbnailSize: 'DEFAULT',
+  taskPoolSize: 1,
+  serverPort: { configurationSource: 25600, databaseSource: null, effectiveValue: 25600 },
+  serverContextPath: { configurationSource: null, databaseSource: null, effectiveValue: null },
+  koboProxy: false,
+  koboPort: null,
+  kepubifyPath: { configurationSource: null, databaseSource: null, effectiveValue: null },
+};
+
+describe('settings form rules', () => {
+  const base = formOf(settings);
+  it.each([
+    [{ serverPort: '70000' }, { serverPort: 'port' }],
+    [{ serverPort: '0' }, { serverPort: 'port' }],
+    [{ serverPort: '' }, {}],
+    [{ koboPort: '65536' }, { koboPort: 'port' }],
+    [{ taskPoolSize: '0' }, { taskPoolSize: 'minOne' }],
+    [{ taskPoolSize: '' }, { taskPoolSize: 'required' }],
+    [{ rememberMeDurationDays: '-1' }, { rememberMeDurationDays: 'minZero' }],
+    [{ rememberMeDurationDays: '0' }, {}],
+    [{ serverContextPath: 'quire' }, { serverContextPath: 'contextPath' }],
+    [{ serverContextPath: '/quire/' }, { serverContextPath: 'contextPath' }],
+    [{ serverContextPath: '/quire-' }, { serverContextPath: 'contextPath' }],
+    [{ serverContextPath: '/my_komga/v2' }, {}],
+  ])('%j gives %j', (patch, errors) => expect(validateSettings({ ...base, ...patch })).toEqual(errors));
+
+  it('keeps only what changed, clearing emptied fields with null', () => {
+    const initial = formOf({ ...settings, koboPort: 5000 });
+    expect(settingsChanges(initial, initial)).toEqual({});
+    expect(settingsChanges(initial, { ...initial, koboPort: '', serverContextPath: '/q', taskPoolSize: '01' })).toEqual(
+      {
+        koboPort: null,
+        serverContextPath: '/q',
+      },
+    );
+  });
+});
+
+function renderPage(restartRequired?: { restartRequired: boolean; settings: string[] }) {
+  const net = stubFetch({
+    'GET /api/v1/settings': { json: settings },
+    'PATCH /api/v1/settings': { status: 204 },
+    ...(restartRequired ? { 'GET /api/v1/settings/restart-required': { json: restartRequired } } : {}),
+    'POST /actuator/shutdown': { json: { message: 'Shutting down, bye...' } },
+  });
+  renderScreen(<ServerSettingsPage />, { route: '/settings/server' });
+  return net;
+}
+
+describe('ServerSettingsPage', () => {
+  it('rejects port 70000', async () => {
+    renderPage();
+    const port = await screen.findByRole('spinbutton', { name: 'Server port' });
+    await userEvent.type(port, '70000');
+    expect(await screen.findByText('Must be between 1 and 65535')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+  });
+
+  it('rejects a bad context path', async () => {
+    renderPage();
+    const path = await screen.findByRole('textbox', { name: 'Base URL (context path)' });
+    await userEvent.type(path, '/quire/');
+    expect(
+      await screen.findByText(
+        "Must start with '/', must not end with '/', '-' or '_', and may contain only letters, digits, '/', '-' and '_'",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+  });
+
+  it('sends only the changed fields', async () => {
+    const { requests } = renderPage();
+    const threads = await screen.findByRole('spinbutton', { name: /^Task threads/ });
+    await userEvent.clear(threads);
+    await userEvent.type(threads, '4');
+    await userEvent.click(screen.getByRole('switch', { name: 'Proxy Kobo Sync requests to the Kobo Store' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PATCH')).toBe(true));
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ taskPoolSize: 4, koboProxy: true });
+  });
+
+  it('says in general which settings need a restart when the server cannot tell', async () => {
+    renderPage();
+    expect(await screen.findByText(/the server port and the base URL take effect only after/)).toBeInTheDocument();
+  });
+
+  it('lists the saved settings that wait for a restart', async () => {
+    renderPage({ restartRequired: true, settings: ['serverPort'] });
+    expect(await screen.findByText(/take effect after the server restarts: Server port\./)).toBeInTheDocument();
+  });
+
+  it('asks before stopping the server', async () => {
+    const { requests } = renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Stop server' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Stop the server?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stop server' }));
+    expect(await screen.findByText('The server is shutting down.')).toBeInTheDocument();
+    expect(requests.some((r) => r.method === 'POST' && r.path === '/actuator/shutdown')).toBe(true);
+  });
+});

@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { UserDto } from '@quire/api';
+import { authKeys } from '../../../api/auth';
+import { userKeys } from '../../../api/users';
+import { renderScreen } from '../../../test/render';
+import { stubFetch } from '../../account/fetch-stub';
+import { UsersPage } from './UsersPage';
+import { restrictionsUpdate, validateNewUser } from './user-form';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const user = (id: string, email: string, roles: string[]): UserDto => ({
+  id,
+  email,
+  roles: [...roles, 'USER'],
+  sharedAllLibraries: true,
+  sharedLibrariesIds: [],
+  labelsAllow: [],
+  labelsExclude: [],
+});
+const admin = user('u1', 'admin@example.org', ['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING']);
+const reader = user('u2', 'reader@example.org', ['PAGE_STREAMING']);
+const seed: [readonly unknown[], unknown][] = [
+  [authKeys.me, admin],
+  [userKeys.lists(), [admin, reader]],
+];
+
+function renderUsers(route = '/settings/users') {
+  const net = stubFetch({
+    'POST /api/v2/users': { status: 201, json: user('u3', 'new@example.org', []) },
+    'GET /api/v2/users': { json: [admin, reader] },
+  });
+  const view = renderScreen(<UsersPage />, { route, seed });
+  return { ...net, ...view };
+}
+
+describe('validateNewUser', () => {
+  it.each([
+    ['', 'pw', { email: 'required' }],
+    ['not-an-email', 'pw', { email: 'invalidEmail' }],
+    ['a@b', 'pw', { email: 'invalidEmail' }],
+    ['a b@c.de', 'pw', { email: 'invalidEmail' }],
+    ['a@b.cd', '', { password: 'required' }],
+    ['a@b.cd', 'pw', {}],
+  ])('%s / %s gives %j', (email, password, errors) => expect(validateNewUser({ email, password })).toEqual(errors));
+});
+
+describe('restrictionsUpdate', () => {
+  it('sends no age restriction as null and drops library ids when all are shared', () => {
+    expect(
+      restrictionsUpdate({
+        allLibraries: true,
+        libraryIds: ['l1'],
+        restriction: 'NONE',
+        age: '12',
+        labelsAllow: ['kids'],
+        labelsExclude: [],
+      }),
+    ).toEqual({
+      sharedLibraries: { all: true, libraryIds: [] },
+      ageRestriction: null,
+      labelsAllow: ['kids'],
+      labelsExclude: [],
+    });
+  });
+});
+
+describe('UsersPage', () => {
+  it('lists users with their roles and latest activity', async () => {
+    renderUsers();
+    const row = screen.getByRole('listitem', { name: 'reader@example.org' });
+    expect(within(row).getByText('Page streaming')).toBeInTheDocument();
+    expect(await within(row).findByText('No recent activity')).toBeInTheDocument();
+  });
+
+  it('does not let the administrator delete or demote themselves', () => {
+    renderUsers();
+    const own = screen.getByRole('listitem', { name: 'admin@example.org' });
+    expect(within(own).getByRole('button', { name: /^Delete user/ })).toBeDisabled();
+    expect(within(own).getByRole('button', { name: /^Edit roles/ })).toBeDisabled();
+    expect(within(own).getByText("You can't change your own roles or delete your own account.")).toBeInTheDocument();
+    const other = screen.getByRole('listitem', { name: 'reader@example.org' });
+    expect(within(other).getByRole('button', { name: /^Delete user/ })).toBeEnabled();
+  });
+
+  it('opens the add dialog on /settings/users/add with the default roles ticked', async () => {
+    renderUsers('/settings/users/add');
+    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
+    expect(within(dialog).getByRole('checkbox', { name: 'File download' })).toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'Page streaming' })).toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'Administrator' })).not.toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'Kobo sync' })).not.toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'KOReader sync' })).not.toBeChecked();
+  });
+
+  it('rejects a bad e-mail address and sends nothing', async () => {
+    const { requests } = renderUsers('/settings/users/add');
+    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'E-mail' }), 'not-an-email');
+    await userEvent.type(within(dialog).getByLabelText(/^Password/), 'secret');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByText('Must be a valid e-mail address')).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('requires e-mail and password', async () => {
+    renderUsers('/settings/users/add');
+    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findAllByText('Required')).toHaveLength(2);
+  });
+
+  it('creates a user with the chosen roles and goes back to the list', async () => {
+    const { requests, router } = renderUsers('/settings/users/add');
+    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'E-mail' }), 'new@example.org');
+    await userEvent.type(within(dialog).getByLabelText(/^Password/), 'secret');
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Kobo sync' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings/users'));
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      email: 'new@example.org',
+      password: 'secret',
+      roles: ['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC'],
+    });
+  });
+
+  it('closing the add dialog returns to /settings/users', async () => {
+    const { router } = renderUsers('/settings/users/add');
+    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings/users'));
+  });
+});
+
+describe('the /settings/users routes', () => {
+  it('open the add dialog inside the app for an administrator', async () => {
+    stubFetch({ 'GET /api/v2/users': { json: [admin, reader] } });
+    renderScreen(null, { route: '/settings/users/add', user: admin, libraries: [], seed });
+    expect(await screen.findByRole('dialog', { name: 'Add user' })).toBeInTheDocument();
+  });
+});

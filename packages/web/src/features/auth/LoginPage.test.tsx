@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { jsonResponse, renderScreen } from '../../test/render';
+import { buildAdmin } from '../../test/fixtures';
+import { resetPreferences } from '../../app/preferences';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  resetPreferences();
+});
+
+describe('login page', () => {
+  it('marks empty fields as Required and sends nothing', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const { user } = renderScreen(null, { user: null, claim: { isClaimed: true }, route: '/login' });
+    await user.click(await screen.findByRole('button', { name: 'Log in' }));
+    expect(screen.getAllByText('Required')).toHaveLength(2);
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('rejects an address without a domain', async () => {
+    const { user } = renderScreen(null, { user: null, claim: { isClaimed: true }, route: '/login' });
+    await user.type(await screen.findByLabelText('Email'), 'nobody');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(screen.getByText('Must be a valid email address')).toBeInTheDocument();
+  });
+
+  it('shows Invalid authentication with the server detail on 401', async () => {
+    const fetch = vi.fn(async () => jsonResponse(401, { status: 401, message: 'Bad credentials' }));
+    vi.stubGlobal('fetch', fetch);
+    const { user } = renderScreen(null, { user: null, claim: { isClaimed: true }, route: '/login' });
+    await user.type(await screen.findByLabelText('Email'), 'admin@example.org');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid authentication: Bad credentials');
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/v2/users/me?remember-me=false');
+    expect(new Headers(init.headers).get('Authorization')).toBe(`Basic ${btoa('admin@example.org:wrong')}`);
+  });
+
+  it('logs in with remember me and goes to the redirect target', async () => {
+    const fetch = vi.fn(async (url: string) =>
+      url.startsWith('/api/v1/libraries') ? jsonResponse(200, []) : jsonResponse(200, buildAdmin()),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const { user, location } = renderScreen(null, {
+      user: null,
+      claim: { isClaimed: true },
+      libraries: [],
+      route: `/login?redirect=${encodeURIComponent('/welcome?x=1')}`,
+    });
+    await user.type(await screen.findByLabelText('Email'), 'admin@example.org');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(screen.getByRole('checkbox', { name: 'Remember me' }));
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(location()).toBe('/welcome?x=1'));
+    expect((fetch.mock.calls[0] as unknown as [string])[0]).toBe('/api/v2/users/me?remember-me=true');
+  });
+
+  it('creates the first account when the server is unclaimed', async () => {
+    const fetch = vi.fn(async (url: string) =>
+      url.startsWith('/api/v1/libraries') ? jsonResponse(200, []) : jsonResponse(200, buildAdmin()),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const { user, location } = renderScreen(null, {
+      user: null,
+      claim: { isClaimed: false },
+      libraries: [],
+      route: '/login',
+    });
+    await user.type(await screen.findByLabelText('Email'), 'admin@example.org');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(location()).toBe('/welcome'));
+    const [claimUrl, claimInit] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(claimUrl).toBe('/api/v1/claim');
+    expect(claimInit.method).toBe('POST');
+    expect(new Headers(claimInit.headers).get('X-Komga-Email')).toBe('admin@example.org');
+    expect((fetch.mock.calls[1] as unknown as [string])[0]).toBe('/api/v2/users/me?remember-me=false');
+  });
+});
