@@ -71,6 +71,193 @@ export interface TaskTable {
   last_modified_date: string;
 }
 
+type Dates = { created_date: string; last_modified_date: string };
+
+export interface LibraryTable extends Dates {
+  id: string;
+  name: string;
+  root: string;
+  scan_interval: Generated<string>;
+  series_cover: Generated<string>;
+  oneshots_directory: string | null;
+  /** JSON array of strings. */
+  scan_directory_exclusions: Generated<string>;
+  unavailable_date: string | null;
+  import_comicinfo_book: Generated<Bool>;
+  import_comicinfo_series: Generated<Bool>;
+  import_comicinfo_collection: Generated<Bool>;
+  import_comicinfo_readlist: Generated<Bool>;
+  import_comicinfo_series_append_volume: Generated<Bool>;
+  import_epub_book: Generated<Bool>;
+  import_epub_series: Generated<Bool>;
+  import_mylar_series: Generated<Bool>;
+  import_local_artwork: Generated<Bool>;
+  import_barcode_isbn: Generated<Bool>;
+  scan_force_modified_time: Generated<Bool>;
+  scan_on_startup: Generated<Bool>;
+  scan_cbx: Generated<Bool>;
+  scan_pdf: Generated<Bool>;
+  scan_epub: Generated<Bool>;
+  repair_extensions: Generated<Bool>;
+  convert_to_cbz: Generated<Bool>;
+  empty_trash_after_scan: Generated<Bool>;
+  hash_files: Generated<Bool>;
+  hash_pages: Generated<Bool>;
+  hash_koreader: Generated<Bool>;
+  analyze_dimensions: Generated<Bool>;
+}
+
+export interface SeriesTable extends Dates {
+  id: string;
+  library_id: string;
+  name: string;
+  url: string;
+  file_last_modified: string;
+  book_count: Generated<number>;
+  oneshot: Generated<Bool>;
+  deleted_date: string | null;
+}
+
+export interface SeriesMetadataTable extends Dates {
+  series_id: string;
+  status: Generated<string>;
+  title: string;
+  title_sort: string;
+  summary: Generated<string>;
+  reading_direction: string | null;
+  publisher: Generated<string>;
+  age_rating: number | null;
+  language: Generated<string>;
+  total_book_count: number | null;
+  status_lock: Generated<Bool>;
+  title_lock: Generated<Bool>;
+  title_sort_lock: Generated<Bool>;
+  summary_lock: Generated<Bool>;
+  reading_direction_lock: Generated<Bool>;
+  publisher_lock: Generated<Bool>;
+  age_rating_lock: Generated<Bool>;
+  language_lock: Generated<Bool>;
+  genres_lock: Generated<Bool>;
+  tags_lock: Generated<Bool>;
+  total_book_count_lock: Generated<Bool>;
+  sharing_labels_lock: Generated<Bool>;
+  links_lock: Generated<Bool>;
+  alternate_titles_lock: Generated<Bool>;
+}
+
+type SeriesChild<T> = { series_id: string; position: Generated<number> } & T;
+type BookChild<T> = { book_id: string; position: Generated<number> } & T;
+
+export interface BookTable extends Dates {
+  id: string;
+  series_id: string;
+  library_id: string;
+  name: string;
+  url: string;
+  number: Generated<number>;
+  file_last_modified: string;
+  file_size: Generated<number>;
+  file_hash: Generated<string>;
+  file_hash_koreader: Generated<string>;
+  oneshot: Generated<Bool>;
+  deleted_date: string | null;
+}
+
+export interface BookMetadataTable extends Dates {
+  book_id: string;
+  title: string;
+  summary: Generated<string>;
+  number: string;
+  number_sort: number;
+  release_date: string | null;
+  isbn: Generated<string>;
+  title_lock: Generated<Bool>;
+  summary_lock: Generated<Bool>;
+  number_lock: Generated<Bool>;
+  number_sort_lock: Generated<Bool>;
+  release_date_lock: Generated<Bool>;
+  authors_lock: Generated<Bool>;
+  tags_lock: Generated<Bool>;
+  isbn_lock: Generated<Bool>;
+  links_lock: Generated<Bool>;
+}
+
+export interface BookMetadataAggregationTable extends Dates {
+  series_id: string;
+  release_date: string | null;
+  summary: Generated<string>;
+  summary_number: Generated<string>;
+}
+
+export interface MediaTable extends Dates {
+  book_id: string;
+  status: Generated<string>;
+  media_type: string | null;
+  comment: string | null;
+  page_count: Generated<number>;
+  epub_divina_compatible: Generated<Bool>;
+  epub_is_kepub: Generated<Bool>;
+  /** JSON: format-specific analysis (EPUB TOC, positions, …). */
+  extension: string | null;
+}
+
+export interface MediaPageTable {
+  book_id: string;
+  /** 0-based. */
+  number: number;
+  file_name: string;
+  media_type: string;
+  width: number | null;
+  height: number | null;
+  file_hash: Generated<string>;
+  file_size: number | null;
+}
+
+export interface MediaFileTable {
+  book_id: string;
+  file_name: string;
+  media_type: string | null;
+  sub_type: string | null;
+  file_size: number | null;
+}
+
+interface ThumbnailColumns extends Dates {
+  id: string;
+  type: string;
+  url: string | null;
+  selected: Generated<Bool>;
+  media_type: string;
+  file_size: Generated<number>;
+  width: Generated<number>;
+  height: Generated<number>;
+}
+export interface ThumbnailBookTable extends ThumbnailColumns {
+  book_id: string;
+}
+export interface ThumbnailSeriesTable extends ThumbnailColumns {
+  series_id: string;
+}
+
+export interface SidecarTable {
+  url: string;
+  parent_url: string;
+  library_id: string;
+  last_modified: string;
+}
+
+export interface ReadProgressTable extends Dates {
+  book_id: string;
+  user_id: string;
+  /** 1-based. */
+  page: number;
+  completed: Bool;
+  read_date: string;
+  device_id: Generated<string>;
+  device_name: Generated<string>;
+  /** Readium progression locator (JSON) for EPUBs. */
+  locator: string | null;
+}
+
 export interface DB {
   user: UserTable;
   user_role: UserRoleTable;
@@ -81,6 +268,29 @@ export interface DB {
   authentication_activity: AuthenticationActivityTable;
   server_settings: ServerSettingsTable;
   task: TaskTable;
+  library: LibraryTable;
+  series: SeriesTable;
+  series_metadata: SeriesMetadataTable;
+  series_metadata_genre: SeriesChild<{ genre: string }>;
+  series_metadata_tag: SeriesChild<{ tag: string }>;
+  series_metadata_sharing: SeriesChild<{ label: string }>;
+  series_metadata_link: SeriesChild<{ label: string; url: string }>;
+  series_metadata_alternate_title: SeriesChild<{ label: string; title: string }>;
+  book: BookTable;
+  book_metadata: BookMetadataTable;
+  book_metadata_author: BookChild<{ name: string; role: string }>;
+  book_metadata_tag: BookChild<{ tag: string }>;
+  book_metadata_link: BookChild<{ label: string; url: string }>;
+  book_metadata_aggregation: BookMetadataAggregationTable;
+  book_metadata_aggregation_author: { series_id: string; name: string; role: string };
+  book_metadata_aggregation_tag: { series_id: string; tag: string };
+  media: MediaTable;
+  media_page: MediaPageTable;
+  media_file: MediaFileTable;
+  thumbnail_book: ThumbnailBookTable;
+  thumbnail_series: ThumbnailSeriesTable;
+  sidecar: SidecarTable;
+  read_progress: ReadProgressTable;
 }
 
 export type { Generated };
