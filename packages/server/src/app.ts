@@ -13,9 +13,26 @@ import { createWorkerPool } from './tasks/worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
 import { createScheduler } from './tasks/scheduler.js';
+import { ClientSettingsRepository } from './db/repositories/client-settings.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
+import { PdfService } from './media/pdf/index.js';
+import { MediaRepository } from './db/repositories/media.js';
+import { BookQueries } from './db/queries/books.js';
+import { SeriesQueries } from './db/queries/series.js';
+import { BookAnalyzer } from './library/book-analyzer.js';
+import { BookPages } from './library/book-pages.js';
+import { BookHasher } from './library/book-hasher.js';
+import { LibraryRepository } from './db/repositories/libraries.js';
+import { SeriesRepository } from './db/repositories/series.js';
+import { BookRepository } from './db/repositories/books.js';
+import { SidecarRepository } from './db/repositories/sidecars.js';
+import { LibraryScanner } from './library/library-scanner.js';
+import { LibraryLifecycle } from './library/library-lifecycle.js';
+import { Trash } from './library/trash.js';
+import { createThumbnails } from './library/thumbnails.js';
+import { hashFile } from './media/hash.js';
 
 export interface QuireApp {
   http: FastifyInstance;
@@ -43,9 +60,61 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   // Tasks a killed process had taken run again; then the pool drains the queue (engine.md §8.1).
   const tasks = createTaskQueue(db);
   await tasks.reclaimOrphans();
+  // Libraries: repositories, then the use cases; the scheduler is created here (started below) so that
+  // creating, updating and deleting a library can arm and disarm its periodic scan.
+  const libraryRepository = new LibraryRepository(db);
+  const seriesRepository = new SeriesRepository(db);
+  const bookRepository = new BookRepository(db);
+  const trash = new Trash({ db, series: seriesRepository, books: bookRepository, events, dataDir: config.dataDir });
+  const scanner = new LibraryScanner({
+    db,
+    libraries: libraryRepository,
+    series: seriesRepository,
+    books: bookRepository,
+    sidecars: new SidecarRepository(db),
+    events,
+    tasks,
+    hashFile: (path) => hashFile(path),
+    emptyTrash: (libraryId) => trash.empty(libraryId),
+    logger,
+  });
+  const scheduler = createScheduler({
+    queue: tasks,
+    libraries: () => libraryRepository.list(),
+    logger,
+  });
+  const libraries = {
+    repository: libraryRepository,
+    series: seriesRepository,
+    books: bookRepository,
+    scanner,
+    trash,
+    lifecycle: new LibraryLifecycle({
+      db,
+      libraries: libraryRepository,
+      series: seriesRepository,
+      books: bookRepository,
+      events,
+      tasks,
+      scheduler,
+      dataDir: config.dataDir,
+    }),
+  };
+  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, logger });
+  // Books: read models, analysis, pages and hashing; one PDF worker pool for the process, closed with the app.
+  const pdf = new PdfService();
+  const media = new MediaRepository(db);
+  const books = {
+    queries: new BookQueries(db),
+    series: new SeriesQueries(db),
+    media,
+    analyzer: new BookAnalyzer({ media, pdf, events }),
+    pages: new BookPages({ media, pdf }),
+    hasher: new BookHasher({ media }),
+  };
   const taskPool = createWorkerPool({
     queue: tasks,
-    handlers: createHandlers({ logger }),
+    handlers: createHandlers({ analyzer: books.analyzer, hasher: books.hasher, logger, scanner, trash, thumbnails }),
     size: stored.taskPoolSize,
     logger,
   });
@@ -55,6 +124,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
     trustProxy: true,
+    // Close keep-alive and in-flight connections on shutdown instead of waiting for slow clients.
+    forceCloseConnections: true,
     bodyLimit: 10 * 1024 * 1024,
     // Serve everything under the context path by stripping it before routing (api.md §1.1).
     rewriteUrl: (req) => {
@@ -71,12 +142,16 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
 
   let shuttingDown = false;
   const deps: AppDeps = {
+    books,
     config,
     db,
     events,
     settings,
     accounts: createAccounts({ db, events, settings, config }),
     tasks,
+    clientSettings: new ClientSettingsRepository(db),
+    libraries,
+    thumbnails,
     taskPool,
     logger,
     shutdown: () => {
@@ -93,17 +168,14 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   taskPool.start();
   // Old authentication activity and idle sessions are purged at start-up and then every night.
   await deps.accounts.housekeeping();
-  const scheduler = createScheduler({
-    queue: tasks,
-    libraries: async () => [],
-    logger,
-    housekeeping: [{ name: 'accounts', run: async () => void (await deps.accounts.housekeeping()) }],
-  });
+  scheduler.addHousekeeping({ name: 'accounts', run: async () => void (await deps.accounts.housekeeping()) });
+  // Queues the scan-on-startup libraries and arms every library's periodic scan.
   await scheduler.start();
   http.addHook('onClose', async () => {
     scheduler.stop();
     stopTaskStatus();
     await taskPool.stop(10_000);
+    await pdf.close();
     await database.close();
   });
 

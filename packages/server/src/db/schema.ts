@@ -258,6 +258,17 @@ export interface ReadProgressTable extends Dates {
   locator: string | null;
 }
 
+export interface ClientSettingGlobalTable {
+  key: string;
+  value: string;
+  allow_unauthorized: Bool;
+}
+export interface ClientSettingUserTable {
+  user_id: string;
+  key: string;
+  value: string;
+}
+
 export interface DB {
   user: UserTable;
   user_role: UserRoleTable;
@@ -291,6 +302,8 @@ export interface DB {
   thumbnail_series: ThumbnailSeriesTable;
   sidecar: SidecarTable;
   read_progress: ReadProgressTable;
+  client_setting_global: ClientSettingGlobalTable;
+  client_setting_user: ClientSettingUserTable;
 }
 
 export type { Generated };

@@ -4,7 +4,22 @@ import type { Db } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
 import type { SettingsStore } from '../domain/settings.js';
 import type { Accounts } from '../accounts/index.js';
+import type { ClientSettingsRepository } from '../db/repositories/client-settings.js';
 import type { TaskQueue } from '../tasks/queue.js';
+import type { LibraryRepository } from '../db/repositories/libraries.js';
+import type { SeriesRepository } from '../db/repositories/series.js';
+import type { BookRepository } from '../db/repositories/books.js';
+import type { LibraryLifecycle } from '../library/library-lifecycle.js';
+import type { LibraryScanner } from '../library/library-scanner.js';
+import type { Trash } from '../library/trash.js';
+import type { Thumbnails } from '../library/thumbnails.js';
+
+import type { BookQueries } from '../db/queries/books.js';
+import type { SeriesQueries } from '../db/queries/series.js';
+import type { MediaRepository } from '../db/repositories/media.js';
+import type { BookAnalyzer } from '../library/book-analyzer.js';
+import type { BookPages } from '../library/book-pages.js';
+import type { BookHasher } from '../library/book-hasher.js';
 
 /** What route plugins receive from the composition root (main.ts / app.ts). */
 export interface AppDeps {
@@ -14,6 +29,27 @@ export interface AppDeps {
   settings: SettingsStore;
   accounts: Accounts;
   tasks: TaskQueue;
+  clientSettings: ClientSettingsRepository;
+  /** Book and series posters (library/thumbnails.ts). */
+  thumbnails: Thumbnails;
+  /** Libraries: their use cases, and the simple reads the library routes need. */
+  libraries: {
+    repository: LibraryRepository;
+    series: SeriesRepository;
+    books: BookRepository;
+    lifecycle: LibraryLifecycle;
+    scanner: LibraryScanner;
+    trash: Trash;
+  };
+  /** Books and series: read models, analysis, pages and hashing. */
+  books: {
+    queries: BookQueries;
+    series: SeriesQueries;
+    media: MediaRepository;
+    analyzer: BookAnalyzer;
+    pages: BookPages;
+    hasher: BookHasher;
+  };
   /** The task workers of this process; resized live when the task pool size setting changes. */
   taskPool: { resize(size: number): void };
   logger: FastifyBaseLogger;

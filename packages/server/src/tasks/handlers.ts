@@ -1,4 +1,9 @@
-import { TASK_KINDS, type Priority, type Task, type TaskKind, type TaskOf } from './definitions.js';
+import { PRIORITY, TASK_KINDS, type Priority, type Task, type TaskKind, type TaskOf } from './definitions.js';
+import type { BookAnalyzer } from '../library/book-analyzer.js';
+import type { BookHasher } from '../library/book-hasher.js';
+import type { LibraryScanner } from '../library/library-scanner.js';
+import type { Trash } from '../library/trash.js';
+import type { Thumbnails } from '../library/thumbnails.js';
 
 /** What the worker pool logs through; a pino logger fits. */
 export interface TaskLogger {
@@ -41,6 +46,19 @@ export function completeHandlers(
  */
 export interface TaskServices {
   logger: TaskLogger;
+  /** AnalyzeBook. */
+  analyzer?: Pick<BookAnalyzer, 'analyzeAndPersist'>;
+  /** HashBook, HashBookPages. */
+  hasher?: Pick<BookHasher, 'hashBook' | 'hashBookPages'>;
+  /** ScanLibrary. */
+  scanner?: Pick<LibraryScanner, 'scan'>;
+  /** EmptyTrash. */
+  trash?: Pick<Trash, 'empty'>;
+  /** GenerateBookThumbnail, FindBookThumbnailsToRegenerate, Refresh{Book,Series}LocalArtwork. */
+  thumbnails?: Pick<
+    Thumbnails,
+    'generateForBook' | 'booksToRegenerate' | 'refreshBookLocalArtwork' | 'refreshSeriesLocalArtwork'
+  >;
 }
 
 /**
@@ -51,5 +69,49 @@ export function createHandlers(services: TaskServices): Handlers {
   const notYet = async (task: Task) => {
     services.logger.warn({ task }, `No handler for ${task.kind} yet; task skipped`);
   };
-  return completeHandlers({}, notYet);
+  const some: Partial<Handlers> = {};
+  const { scanner, trash } = services;
+  if (scanner) {
+    // engine.md §8.3: the scan queues its own refreshes; then analysis of new/changed books and hashing.
+    some.ScanLibrary = async (task, ctx) => {
+      const outcome = await scanner.scan(task.libraryId, task.deep);
+      if (!outcome || outcome.unavailable) return;
+      await ctx.submit(
+        outcome.booksToAnalyze.map((b): Task => ({ kind: 'AnalyzeBook', bookId: b.id, seriesId: b.seriesId })),
+        PRIORITY.DEFAULT,
+      );
+      await ctx.submit(
+        outcome.booksToHash.map((bookId): Task => ({ kind: 'HashBook', bookId })),
+        PRIORITY.LOWEST,
+      );
+    };
+  }
+  if (trash) some.EmptyTrash = async (task) => void (await trash.empty(task.libraryId));
+  const { thumbnails } = services;
+  if (thumbnails) {
+    // engine.md §7.1, §8.3: regeneration queues one GenerateBookThumbnail per book at the same priority.
+    some.GenerateBookThumbnail = async (task) => void (await thumbnails.generateForBook(task.bookId));
+    some.FindBookThumbnailsToRegenerate = async (task, ctx) => {
+      const bookIds = await thumbnails.booksToRegenerate(task.forBiggerResultOnly);
+      await ctx.submit(
+        bookIds.map((bookId): Task => ({ kind: 'GenerateBookThumbnail', bookId })),
+        ctx.priority,
+      );
+    };
+    some.RefreshBookLocalArtwork = (task) => thumbnails.refreshBookLocalArtwork(task.bookId);
+    some.RefreshSeriesLocalArtwork = (task) => thumbnails.refreshSeriesLocalArtwork(task.seriesId);
+  }
+  const { analyzer, hasher } = services;
+  if (analyzer) {
+    // engine.md §4.5, §8.3: a READY book gets its thumbnail and a metadata refresh at priority + 1.
+    some.AnalyzeBook = async (task, ctx) => {
+      const next = await analyzer.analyzeAndPersist(task.bookId);
+      await ctx.submit(next, ctx.priority + 1);
+    };
+  }
+  if (hasher) {
+    some.HashBook = async (task) => void (await hasher.hashBook(task.bookId));
+    some.HashBookPages = async (task) => void (await hasher.hashBookPages(task.bookId));
+  }
+  return completeHandlers(some, notYet);
 }

@@ -1,21 +1,67 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DirectoryListingDto, LibraryCreationDto, LibraryDto, LibraryUpdateDto, PathDto } from '@quire/api';
 import { api, ApiError } from './client';
 
+/** Libraries (api.md §3.1) and the server's folder browser (§9.6). The DTO types come from @quire/api. */
+export type { DirectoryListingDto, LibraryCreationDto, LibraryDto, LibraryUpdateDto, PathDto };
+
+export type ScanInterval = LibraryDto['scanInterval'];
+export type SeriesCover = LibraryDto['seriesCover'];
+
+export const SCAN_INTERVALS: readonly ScanInterval[] = [
+  'DISABLED',
+  'HOURLY',
+  'EVERY_6H',
+  'EVERY_12H',
+  'DAILY',
+  'WEEKLY',
+];
+export const SERIES_COVERS: readonly SeriesCover[] = ['FIRST', 'FIRST_UNREAD_OR_FIRST', 'FIRST_UNREAD_OR_LAST', 'LAST'];
+
+/** Every option of a library: what the add/edit dialog sets besides name, root and the one-shots directory. */
+export type LibraryOptions = Omit<LibraryDto, 'id' | 'name' | 'root' | 'oneshotsDirectory' | 'unavailable'>;
+
 /**
- * The fields of Komga's LibraryDto the shell needs. Replace with `import type { LibraryDto } from '@quire/api'`
- * once the libraries schema exists there.
+ * The server's defaults for a new library (engine.md §1.2), except the directory exclusions, which both Komga web
+ * clients pre-fill.
  */
-export interface LibraryDto {
-  id: string;
-  name: string;
-  root: string;
-  unavailable: boolean;
-}
+export const LIBRARY_DEFAULTS: LibraryOptions = {
+  importComicInfoBook: true,
+  importComicInfoSeries: true,
+  importComicInfoCollection: true,
+  importComicInfoReadList: true,
+  importComicInfoSeriesAppendVolume: true,
+  importEpubBook: true,
+  importEpubSeries: true,
+  importMylarSeries: true,
+  importLocalArtwork: true,
+  importBarcodeIsbn: true,
+  scanForceModifiedTime: false,
+  scanInterval: 'EVERY_6H',
+  scanOnStartup: false,
+  scanCbx: true,
+  scanPdf: true,
+  scanEpub: true,
+  scanDirectoryExclusions: ['#recycle', '@eaDir', '@Recycle'],
+  repairExtensions: false,
+  convertToCbz: false,
+  emptyTrashAfterScan: false,
+  seriesCover: 'FIRST',
+  hashFiles: true,
+  hashPages: false,
+  hashKoreader: false,
+  analyzeDimensions: true,
+};
 
 export const libraryKeys = {
   all: ['libraries'] as const,
   list: () => [...libraryKeys.all, 'list'] as const,
   detail: (id: string) => [...libraryKeys.all, 'detail', id] as const,
+};
+
+export const filesystemKeys = {
+  all: ['filesystem'] as const,
+  listing: (path: string) => [...filesystemKeys.all, path] as const,
 };
 
 export const libraryQueries = {
@@ -36,6 +82,84 @@ export const libraryQueries = {
         }
       },
     }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: libraryKeys.detail(id),
+      queryFn: () => api<LibraryDto>(`/api/v1/libraries/${encodeURIComponent(id)}`),
+    }),
+  /** One folder of the server (ADMIN). `''` lists the file-system roots. */
+  directory: (path: string) =>
+    queryOptions({
+      queryKey: filesystemKeys.listing(path),
+      queryFn: () =>
+        api<DirectoryListingDto>('/api/v1/filesystem', { method: 'POST', body: { path, showFiles: false } }),
+      staleTime: 10_000,
+    }),
 };
 
 export const useLibraries = () => useQuery(libraryQueries.list());
+export const useLibrary = (id: string) => useQuery(libraryQueries.detail(id));
+export const useDirectoryListing = (path: string, enabled = true) =>
+  useQuery({ ...libraryQueries.directory(path), enabled });
+
+const libraryPath = (id: string) => `/api/v1/libraries/${encodeURIComponent(id)}`;
+
+function useInvalidateLibraries() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: libraryKeys.all });
+}
+
+/** Adds a library; the server queues its first scan. */
+export function useCreateLibrary() {
+  const invalidate = useInvalidateLibraries();
+  return useMutation({
+    mutationFn: (body: LibraryCreationDto) => api<LibraryDto>('/api/v1/libraries', { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateLibrary() {
+  const invalidate = useInvalidateLibraries();
+  return useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: LibraryUpdateDto }) =>
+      api<void>(libraryPath(id), { method: 'PATCH', body: changes }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Removes the library from the server's database; its files stay where they are. */
+export function useDeleteLibrary() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(libraryPath(id), { method: 'DELETE' }),
+    onSuccess: (_, id) => {
+      qc.removeQueries({ queryKey: libraryKeys.detail(id) });
+      return qc.invalidateQueries({ queryKey: libraryKeys.list() });
+    },
+  });
+}
+
+/** Queues a scan; `deep` ignores modification times. */
+export function useScanLibrary() {
+  return useMutation({
+    mutationFn: ({ id, deep }: { id: string; deep: boolean }) =>
+      api<void>(`${libraryPath(id)}/scan`, { method: 'POST', query: { deep } }),
+  });
+}
+
+export function useAnalyzeLibrary() {
+  return useMutation({ mutationFn: (id: string) => api<void>(`${libraryPath(id)}/analyze`, { method: 'POST' }) });
+}
+
+export function useRefreshLibraryMetadata() {
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`${libraryPath(id)}/metadata/refresh`, { method: 'POST' }),
+  });
+}
+
+/** Queues the purge of the library's books and series flagged as deleted. */
+export function useEmptyTrash() {
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`${libraryPath(id)}/empty-trash`, { method: 'POST' }),
+  });
+}

@@ -7,6 +7,7 @@ import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -20,6 +21,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import AddIcon from '@mui/icons-material/Add';
 import HomeIcon from '@mui/icons-material/Home';
 import LibraryBooksIcon from '@mui/icons-material/LibraryBooks';
 import LogoutIcon from '@mui/icons-material/Logout';
@@ -32,6 +34,9 @@ import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
 import { Logo } from '../components/Logo';
 import { LanguageSelect, ThemeSelect } from '../components/PreferenceSelects';
+import { LibraryActionsMenu } from '../features/libraries/LibraryActionsMenu';
+import { LibraryDialogsProvider, useLibraryActions } from '../features/libraries/LibraryDialogs';
+import { TaskIndicator } from '../features/libraries/TaskIndicator';
 import { ALL_LIBRARIES } from './preferences';
 
 export const DRAWER_WIDTH = 260;
@@ -76,9 +81,11 @@ function NavItem({
   );
 }
 
+/** Each library, with its ⋮ actions menu for admins (ui.md §1.3, §1.4). */
 function LibraryItems() {
   const { t } = useTranslation();
   const libraries = useLibraries();
+  const admin = isAdmin(useCurrentUser().data);
   if (libraries.isPending) {
     return (
       <>
@@ -93,18 +100,23 @@ function LibraryItems() {
   return (
     <>
       {(libraries.data ?? []).map((library) => (
-        <ListItemButton
+        <ListItem
           key={library.id}
-          component={NavLink}
-          to={`/libraries/${library.id}`}
-          sx={{ pl: 4, '&.active': { bgcolor: 'action.selected', color: 'primary.main' } }}
+          disablePadding
+          secondaryAction={admin ? <LibraryActionsMenu library={library} edge="end" /> : undefined}
         >
-          <ListItemText
-            primary={library.name}
-            secondary={library.unavailable ? t('nav.unavailable') : undefined}
-            slotProps={{ primary: { noWrap: true }, secondary: { color: 'error' } }}
-          />
-        </ListItemButton>
+          <ListItemButton
+            component={NavLink}
+            to={`/libraries/${library.id}`}
+            sx={{ pl: 4, '&.active': { bgcolor: 'action.selected', color: 'primary.main' } }}
+          >
+            <ListItemText
+              primary={library.name}
+              secondary={library.unavailable ? t('nav.unavailable') : undefined}
+              slotProps={{ primary: { noWrap: true }, secondary: { color: 'error' } }}
+            />
+          </ListItemButton>
+        </ListItem>
       ))}
     </>
   );
@@ -114,6 +126,7 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
   const { t } = useTranslation();
   const admin = isAdmin(useCurrentUser().data);
   const libraries = useLibraries();
+  const libraryActions = useLibraryActions();
   const hasLibraries = (libraries.data?.length ?? 0) > 0;
   return (
     <Stack sx={{ height: '100%' }}>
@@ -128,6 +141,14 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
             <NavItem to={`/libraries/${ALL_LIBRARIES}`} icon={<LibraryBooksIcon />} label={t('nav.allLibraries')} />
           )}
           <LibraryItems />
+          {admin && (
+            <ListItemButton onClick={libraryActions.add} sx={{ pl: 4 }}>
+              <ListItemIcon>
+                <AddIcon />
+              </ListItemIcon>
+              <ListItemText primary={t('libraries.addLibrary')} />
+            </ListItemButton>
+          )}
         </List>
         {admin && (
           <>
@@ -205,6 +226,14 @@ function AccountMenu({ onLogout }: { onLogout: () => void }) {
 
 /** The shell around most screens: app bar, navigation drawer (permanent from md up, temporary below), content. */
 export function AppLayout() {
+  return (
+    <LibraryDialogsProvider>
+      <Shell />
+    </LibraryDialogsProvider>
+  );
+}
+
+function Shell() {
   const { t } = useTranslation();
   const theme = useTheme();
   const desktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
@@ -248,6 +277,7 @@ export function AppLayout() {
             </Typography>
           </Box>
           <Box sx={{ flex: 1 }} />
+          <TaskIndicator />
           <AccountMenu onLogout={() => void logout()} />
         </Toolbar>
       </AppBar>

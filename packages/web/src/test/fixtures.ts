@@ -1,5 +1,5 @@
 import type { UserDto } from '@quire/api';
-import type { LibraryDto } from '../api/libraries';
+import { LIBRARY_DEFAULTS, type LibraryDto } from '../api/libraries';
 
 export function buildUser(overrides: Partial<UserDto> = {}): UserDto {
   return {
@@ -23,5 +23,14 @@ export const buildAdmin = (overrides: Partial<UserDto> = {}) =>
   });
 
 export function buildLibrary(overrides: Partial<LibraryDto> = {}): LibraryDto {
-  return { id: 'lib-1', name: 'Comics', root: '/data/comics', unavailable: false, ...overrides };
+  return {
+    ...LIBRARY_DEFAULTS,
+    scanDirectoryExclusions: [...LIBRARY_DEFAULTS.scanDirectoryExclusions],
+    id: 'lib-1',
+    name: 'Comics',
+    root: '/data/comics',
+    oneshotsDirectory: null,
+    unavailable: false,
+    ...overrides,
+  };
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-tasks.js';
 import * as m0003 from './0003-library.js';
+import * as m0004 from './0004-client-settings.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': m0001,
   '0002-tasks': m0002,
   '0003-library': m0003,
+  '0004-client-settings': m0004,
 };

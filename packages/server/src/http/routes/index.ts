@@ -8,7 +8,13 @@ import { userRoutes } from './users.js';
 import { settingsRoutes } from './settings.js';
 import { actuatorRoutes } from './actuator.js';
 import { sseRoutes } from './sse.js';
+import { clientSettingsRoutes } from './client-settings.js';
 import { taskRoutes } from './tasks.js';
+import { libraryRoutes } from './libraries.js';
+import { filesystemRoutes } from './filesystem.js';
+import { thumbnailRoutes } from './thumbnails.js';
+import { bookRoutes } from './books.js';
+import { seriesRoutes } from './series.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -26,7 +32,13 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(settingsRoutes, deps);
   await app.register(actuatorRoutes, deps);
   await app.register(sseRoutes, deps);
+  await app.register(clientSettingsRoutes, deps);
   await app.register(taskRoutes, deps);
+  await app.register(libraryRoutes, deps);
+  await app.register(filesystemRoutes, deps);
+  await app.register(thumbnailRoutes, deps);
+  await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
+  await app.register(seriesRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }

@@ -1,0 +1,232 @@
+import type { Db } from '../database.js';
+import { sharingLabels, type BookAccess } from './books.js';
+
+/** Read model of a series, shaped for SeriesDto (api.md §4.2), with the caller's read counts. */
+
+export interface SeriesView {
+  id: string;
+  libraryId: string;
+  name: string;
+  /** file: URL of the folder. */
+  url: string;
+  createdDate: string;
+  lastModifiedDate: string;
+  fileLastModified: string;
+  booksCount: number;
+  booksReadCount: number;
+  booksInProgressCount: number;
+  deleted: boolean;
+  oneshot: boolean;
+  metadata: {
+    status: string;
+    statusLock: boolean;
+    title: string;
+    titleLock: boolean;
+    titleSort: string;
+    titleSortLock: boolean;
+    summary: string;
+    summaryLock: boolean;
+    readingDirection: string | null;
+    readingDirectionLock: boolean;
+    publisher: string;
+    publisherLock: boolean;
+    ageRating: number | null;
+    ageRatingLock: boolean;
+    language: string;
+    languageLock: boolean;
+    genres: string[];
+    genresLock: boolean;
+    tags: string[];
+    tagsLock: boolean;
+    totalBookCount: number | null;
+    totalBookCountLock: boolean;
+    sharingLabels: string[];
+    sharingLabelsLock: boolean;
+    links: { label: string; url: string }[];
+    linksLock: boolean;
+    alternateTitles: { label: string; title: string }[];
+    alternateTitlesLock: boolean;
+    createdDate: string;
+    lastModifiedDate: string;
+  };
+  booksMetadata: {
+    authors: { name: string; role: string }[];
+    tags: string[];
+    releaseDate: string | null;
+    summary: string;
+    summaryNumber: string;
+    createdDate: string;
+    lastModifiedDate: string;
+  };
+  access: BookAccess;
+}
+
+export interface SeriesBookFile {
+  id: string;
+  seriesId: string;
+  name: string;
+  url: string;
+}
+
+export class SeriesQueries {
+  constructor(private readonly db: Db) {}
+
+  async findById(seriesId: string, userId: string): Promise<SeriesView | undefined> {
+    const s = await this.db
+      .selectFrom('series as s')
+      .innerJoin('series_metadata as sm', 'sm.series_id', 's.id')
+      .leftJoin('book_metadata_aggregation as ag', 'ag.series_id', 's.id')
+      .selectAll('sm')
+      .select([
+        's.id',
+        's.library_id',
+        's.name',
+        's.url',
+        's.created_date as s_created',
+        's.last_modified_date as s_last_modified',
+        's.file_last_modified',
+        's.book_count',
+        's.oneshot',
+        's.deleted_date',
+        'ag.release_date as ag_release_date',
+        'ag.summary as ag_summary',
+        'ag.summary_number as ag_summary_number',
+        'ag.created_date as ag_created',
+        'ag.last_modified_date as ag_last_modified',
+      ])
+      .where('s.id', '=', seriesId)
+      .executeTakeFirst();
+    if (!s) return undefined;
+    const [genres, tags, labels, links, alternate, agAuthors, agTags, progress] = await Promise.all([
+      this.db
+        .selectFrom('series_metadata_genre')
+        .selectAll()
+        .where('series_id', '=', seriesId)
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('series_metadata_tag')
+        .selectAll()
+        .where('series_id', '=', seriesId)
+        .orderBy('position')
+        .execute(),
+      sharingLabels(this.db, [seriesId]),
+      this.db
+        .selectFrom('series_metadata_link')
+        .selectAll()
+        .where('series_id', '=', seriesId)
+        .orderBy('position')
+        .execute(),
+      this.db
+        .selectFrom('series_metadata_alternate_title')
+        .selectAll()
+        .where('series_id', '=', seriesId)
+        .orderBy('position')
+        .execute(),
+      this.db.selectFrom('book_metadata_aggregation_author').selectAll().where('series_id', '=', seriesId).execute(),
+      this.db
+        .selectFrom('book_metadata_aggregation_tag')
+        .selectAll()
+        .where('series_id', '=', seriesId)
+        .orderBy('tag')
+        .execute(),
+      this.db
+        .selectFrom('read_progress as r')
+        .innerJoin('book as b', 'b.id', 'r.book_id')
+        .select(['r.completed', (eb) => eb.fn.countAll<number | bigint>().as('n')])
+        .where('b.series_id', '=', seriesId)
+        .where('b.deleted_date', 'is', null)
+        .where('r.user_id', '=', userId)
+        .groupBy('r.completed')
+        .execute(),
+    ]);
+    const count = (completed: boolean) => Number(progress.find((p) => Boolean(p.completed) === completed)?.n ?? 0);
+    const sharing = labels.get(seriesId) ?? [];
+    return {
+      id: s.id,
+      libraryId: s.library_id,
+      name: s.name,
+      url: s.url,
+      createdDate: s.s_created,
+      lastModifiedDate: s.s_last_modified,
+      fileLastModified: s.file_last_modified,
+      booksCount: s.book_count,
+      booksReadCount: count(true),
+      booksInProgressCount: count(false),
+      deleted: s.deleted_date !== null,
+      oneshot: Boolean(s.oneshot),
+      metadata: {
+        status: s.status,
+        statusLock: Boolean(s.status_lock),
+        title: s.title,
+        titleLock: Boolean(s.title_lock),
+        titleSort: s.title_sort,
+        titleSortLock: Boolean(s.title_sort_lock),
+        summary: s.summary,
+        summaryLock: Boolean(s.summary_lock),
+        readingDirection: s.reading_direction,
+        readingDirectionLock: Boolean(s.reading_direction_lock),
+        publisher: s.publisher,
+        publisherLock: Boolean(s.publisher_lock),
+        ageRating: s.age_rating,
+        ageRatingLock: Boolean(s.age_rating_lock),
+        language: s.language,
+        languageLock: Boolean(s.language_lock),
+        genres: genres.map((g) => g.genre),
+        genresLock: Boolean(s.genres_lock),
+        tags: tags.map((t) => t.tag),
+        tagsLock: Boolean(s.tags_lock),
+        totalBookCount: s.total_book_count,
+        totalBookCountLock: Boolean(s.total_book_count_lock),
+        sharingLabels: sharing,
+        sharingLabelsLock: Boolean(s.sharing_labels_lock),
+        links: links.map(({ label, url }) => ({ label, url })),
+        linksLock: Boolean(s.links_lock),
+        alternateTitles: alternate.map(({ label, title }) => ({ label, title })),
+        alternateTitlesLock: Boolean(s.alternate_titles_lock),
+        createdDate: s.created_date,
+        lastModifiedDate: s.last_modified_date,
+      },
+      booksMetadata: {
+        authors: agAuthors.map(({ name, role }) => ({ name, role })),
+        tags: agTags.map((t) => t.tag),
+        releaseDate: s.ag_release_date ?? null,
+        summary: s.ag_summary ?? '',
+        summaryNumber: s.ag_summary_number ?? '',
+        createdDate: s.ag_created ?? s.created_date,
+        lastModifiedDate: s.ag_last_modified ?? s.last_modified_date,
+      },
+      access: { libraryId: s.library_id, ageRating: s.age_rating, sharingLabels: sharing },
+    };
+  }
+
+  /** Title and what access checks need, without the rest. */
+  async findAccess(seriesId: string): Promise<(BookAccess & { title: string }) | undefined> {
+    const s = await this.db
+      .selectFrom('series as s')
+      .innerJoin('series_metadata as sm', 'sm.series_id', 's.id')
+      .select(['s.library_id', 'sm.age_rating', 'sm.title'])
+      .where('s.id', '=', seriesId)
+      .executeTakeFirst();
+    if (!s) return undefined;
+    const labels = await sharingLabels(this.db, [seriesId]);
+    return {
+      libraryId: s.library_id,
+      ageRating: s.age_rating,
+      sharingLabels: labels.get(seriesId) ?? [],
+      title: s.title,
+    };
+  }
+
+  /** The series' books (not deleted), in number order. */
+  async books(seriesId: string): Promise<SeriesBookFile[]> {
+    const rows = await this.db
+      .selectFrom('book')
+      .select(['id', 'series_id', 'name', 'url'])
+      .where('series_id', '=', seriesId)
+      .where('deleted_date', 'is', null)
+      .orderBy('number')
+      .execute();
+    return rows.map((r) => ({ id: r.id, seriesId: r.series_id, name: r.name, url: r.url }));
+  }
+}

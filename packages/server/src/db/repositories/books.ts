@@ -1,0 +1,344 @@
+import type { Db } from '../database.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const CHUNK = 500;
+const chunks = <T>(xs: readonly T[]) => {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
+  return out;
+};
+
+/** A book row as the scanner sees it. Times are epoch milliseconds. */
+export interface BookRecord {
+  id: string;
+  seriesId: string;
+  libraryId: string;
+  name: string;
+  url: string;
+  number: number;
+  fileSize: number;
+  fileLastModified: number;
+  fileHash: string;
+  oneshot: boolean;
+  deletedDate: Date | null;
+}
+
+export interface NewBook {
+  id: string;
+  seriesId: string;
+  libraryId: string;
+  name: string;
+  url: string;
+  fileSize: number;
+  fileLastModified: number;
+  fileHash: string;
+  oneshot: boolean;
+  /** Initial metadata (engine.md §2.4 `addBooks`). */
+  title: string;
+  number: string;
+  numberSort: number;
+}
+
+/** What `numberBooks` needs of a book. */
+export interface BookNumbering {
+  id: string;
+  name: string;
+  number: number;
+  metadata: { number: string; numberSort: number; numberLock: boolean; numberSortLock: boolean };
+}
+
+type Row = {
+  id: string;
+  series_id: string;
+  library_id: string;
+  name: string;
+  url: string;
+  number: number;
+  file_size: number;
+  file_last_modified: string;
+  file_hash: string;
+  oneshot: number | boolean;
+  deleted_date: string | null;
+};
+
+const COLUMNS = [
+  'id',
+  'series_id',
+  'library_id',
+  'name',
+  'url',
+  'number',
+  'file_size',
+  'file_last_modified',
+  'file_hash',
+  'oneshot',
+  'deleted_date',
+] as const;
+
+const toRecord = (r: Row): BookRecord => ({
+  id: r.id,
+  seriesId: r.series_id,
+  libraryId: r.library_id,
+  name: r.name,
+  url: r.url,
+  number: Number(r.number),
+  fileSize: Number(r.file_size),
+  fileLastModified: Date.parse(r.file_last_modified),
+  fileHash: r.file_hash,
+  oneshot: Boolean(r.oneshot),
+  deletedDate: r.deleted_date ? new Date(r.deleted_date) : null,
+});
+
+/** Write side of books, their initial metadata and media rows, plus the reads the scanner and trash need. */
+export class BookRepository {
+  constructor(private readonly db: Db) {}
+
+  async find(id: string, t: Db = this.db): Promise<BookRecord | undefined> {
+    const row = await t.selectFrom('book').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** Every book of the library, soft-deleted ones included. */
+  async findByLibrary(libraryId: string, t: Db = this.db): Promise<BookRecord[]> {
+    const rows = await t.selectFrom('book').select(COLUMNS).where('library_id', '=', libraryId).orderBy('id').execute();
+    return rows.map(toRecord);
+  }
+
+  async findBySeries(seriesId: string, t: Db = this.db): Promise<BookRecord[]> {
+    const rows = await t.selectFrom('book').select(COLUMNS).where('series_id', '=', seriesId).orderBy('id').execute();
+    return rows.map(toRecord);
+  }
+
+  /** Soft-deleted books of every other library (restore candidates, engine.md §2.7). */
+  async findDeletedOutside(libraryId: string, t: Db = this.db): Promise<BookRecord[]> {
+    const rows = await t
+      .selectFrom('book')
+      .select(COLUMNS)
+      .where('library_id', '!=', libraryId)
+      .where('deleted_date', 'is not', null)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** Soft-deleted books of the library, whatever the state of their series. */
+  async findDeleted(libraryId: string, t: Db = this.db): Promise<BookRecord[]> {
+    const rows = await t
+      .selectFrom('book')
+      .select(COLUMNS)
+      .where('library_id', '=', libraryId)
+      .where('deleted_date', 'is not', null)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** Book rows, their metadata and a `Media(status = UNKNOWN)` each (engine.md §2.4 `addBooks`). */
+  async insert(books: readonly NewBook[], now: string, t: Db = this.db): Promise<void> {
+    for (const part of chunks(books)) {
+      await t
+        .insertInto('book')
+        .values(
+          part.map((b) => ({
+            id: b.id,
+            series_id: b.seriesId,
+            library_id: b.libraryId,
+            name: b.name,
+            url: b.url,
+            file_last_modified: iso(b.fileLastModified),
+            file_size: b.fileSize,
+            file_hash: b.fileHash,
+            oneshot: b.oneshot ? 1 : 0,
+            deleted_date: null,
+            created_date: now,
+            last_modified_date: now,
+          })),
+        )
+        .execute();
+      await t
+        .insertInto('book_metadata')
+        .values(
+          part.map((b) => ({
+            book_id: b.id,
+            title: b.title,
+            number: b.number,
+            number_sort: b.numberSort,
+            created_date: now,
+            last_modified_date: now,
+          })),
+        )
+        .execute();
+      await t
+        .insertInto('media')
+        .values(part.map((b) => ({ book_id: b.id, status: 'UNKNOWN', created_date: now, last_modified_date: now })))
+        .execute();
+    }
+  }
+
+  /** A changed file (engine.md §2.5): new time, size and hash; its media becomes OUTDATED when `outdated`. */
+  async updateFile(
+    change: { id: string; fileSize: number; fileLastModified: number; fileHash: string; outdated: boolean },
+    now: string,
+    t: Db = this.db,
+  ): Promise<void> {
+    await t
+      .updateTable('book')
+      .set({
+        file_size: change.fileSize,
+        file_last_modified: iso(change.fileLastModified),
+        file_hash: change.fileHash,
+        last_modified_date: now,
+      })
+      .where('id', '=', change.id)
+      .execute();
+    if (change.outdated) {
+      await t
+        .updateTable('media')
+        .set({ status: 'OUTDATED', last_modified_date: now })
+        .where('book_id', '=', change.id)
+        .execute();
+    }
+  }
+
+  async setFileHash(id: string, fileHash: string, now: string, t: Db = this.db): Promise<void> {
+    await t.updateTable('book').set({ file_hash: fileHash, last_modified_date: now }).where('id', '=', id).execute();
+  }
+
+  async softDelete(ids: readonly string[], now: string, t: Db = this.db): Promise<void> {
+    for (const part of chunks(ids)) {
+      await t.updateTable('book').set({ deleted_date: now, last_modified_date: now }).where('id', 'in', part).execute();
+    }
+  }
+
+  /** Soft-deletes the live books of these series. */
+  async softDeleteInSeries(seriesIds: readonly string[], now: string, t: Db = this.db): Promise<void> {
+    for (const part of chunks(seriesIds)) {
+      await t
+        .updateTable('book')
+        .set({ deleted_date: now, last_modified_date: now })
+        .where('series_id', 'in', part)
+        .where('deleted_date', 'is', null)
+        .execute();
+    }
+  }
+
+  async titleOf(id: string, t: Db = this.db): Promise<{ title: string; titleLock: boolean } | undefined> {
+    const row = await t
+      .selectFrom('book_metadata')
+      .select(['title', 'title_lock'])
+      .where('book_id', '=', id)
+      .executeTakeFirst();
+    return row && { title: row.title, titleLock: Boolean(row.title_lock) };
+  }
+
+  /**
+   * Brings a soft-deleted book back at a new place (rename/move, engine.md §2.7): it keeps its id, media,
+   * metadata, thumbnails and everybody's read progress; url, name, series, library and file facts are new.
+   */
+  async revive(
+    id: string,
+    to: Pick<
+      NewBook,
+      'seriesId' | 'libraryId' | 'name' | 'url' | 'fileSize' | 'fileLastModified' | 'fileHash' | 'oneshot' | 'title'
+    >,
+    now: string,
+    t: Db = this.db,
+  ): Promise<void> {
+    await t
+      .updateTable('book')
+      .set({
+        series_id: to.seriesId,
+        library_id: to.libraryId,
+        name: to.name,
+        url: to.url,
+        file_size: to.fileSize,
+        file_last_modified: iso(to.fileLastModified),
+        file_hash: to.fileHash,
+        oneshot: to.oneshot ? 1 : 0,
+        deleted_date: null,
+        last_modified_date: now,
+      })
+      .where('id', '=', id)
+      .execute();
+    await t
+      .updateTable('book_metadata')
+      .set({ title: to.title, last_modified_date: now })
+      .where('book_id', '=', id)
+      .execute();
+  }
+
+  /** Every book of the series (soft-deleted ones included) with what numbering needs. */
+  async numberingOf(seriesId: string, t: Db = this.db): Promise<BookNumbering[]> {
+    const rows = await t
+      .selectFrom('book')
+      .innerJoin('book_metadata', 'book_metadata.book_id', 'book.id')
+      .select([
+        'book.id',
+        'book.name',
+        'book.number',
+        'book_metadata.number as m_number',
+        'book_metadata.number_sort',
+        'book_metadata.number_lock',
+        'book_metadata.number_sort_lock',
+      ])
+      .where('book.series_id', '=', seriesId)
+      .orderBy('book.number')
+      .orderBy('book.id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      number: Number(r.number),
+      metadata: {
+        number: r.m_number,
+        numberSort: Number(r.number_sort),
+        numberLock: Boolean(r.number_lock),
+        numberSortLock: Boolean(r.number_sort_lock),
+      },
+    }));
+  }
+
+  async setNumbers(
+    id: string,
+    numbers: { number: number; metadataNumber: string; metadataNumberSort: number },
+    now: string,
+    t: Db = this.db,
+  ): Promise<void> {
+    await t.updateTable('book').set({ number: numbers.number }).where('id', '=', id).execute();
+    await t
+      .updateTable('book_metadata')
+      .set({ number: numbers.metadataNumber, number_sort: numbers.metadataNumberSort, last_modified_date: now })
+      .where('book_id', '=', id)
+      .execute();
+  }
+
+  /** Live books of the library whose media is UNKNOWN or OUTDATED (engine.md §8.3). */
+  async findToAnalyze(libraryId: string, t: Db = this.db): Promise<{ id: string; seriesId: string }[]> {
+    const rows = await t
+      .selectFrom('book')
+      .innerJoin('media', 'media.book_id', 'book.id')
+      .select(['book.id', 'book.series_id'])
+      .where('book.library_id', '=', libraryId)
+      .where('book.deleted_date', 'is', null)
+      .where('media.status', 'in', ['UNKNOWN', 'OUTDATED'])
+      .orderBy('book.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, seriesId: r.series_id }));
+  }
+
+  /** Live books of the library without a file hash. */
+  async findUnhashed(libraryId: string, t: Db = this.db): Promise<string[]> {
+    const rows = await t
+      .selectFrom('book')
+      .select('id')
+      .where('library_id', '=', libraryId)
+      .where('deleted_date', 'is', null)
+      .where('file_hash', '=', '')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Hard delete; metadata, media, pages, thumbnail rows and read progress go through the cascades. */
+  async hardDelete(ids: readonly string[], t: Db = this.db): Promise<void> {
+    for (const part of chunks(ids)) await t.deleteFrom('book').where('id', 'in', part).execute();
+  }
+}

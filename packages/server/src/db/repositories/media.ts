@@ -1,0 +1,273 @@
+import type { Db } from '../database.js';
+
+/**
+ * The analysis of a book (engine.md §4): the `media` row, its pages (`media_page`, 0-based) and the
+ * entries that are not pages (`media_file`). Also the few book/library columns analysis and hashing need.
+ */
+
+export type MediaStatusValue = 'UNKNOWN' | 'ERROR' | 'READY' | 'UNSUPPORTED' | 'OUTDATED';
+
+export interface StoredMedia {
+  bookId: string;
+  status: MediaStatusValue;
+  mediaType: string | null;
+  comment: string | null;
+  pageCount: number;
+  epubDivinaCompatible: boolean;
+  epubIsKepub: boolean;
+  /** Raw JSON of the format-specific analysis (EPUB TOC, positions…), parsed by the services. */
+  extension: string | null;
+  createdDate: string;
+  lastModifiedDate: string;
+}
+
+export interface StoredPage {
+  /** 0-based. */
+  number: number;
+  fileName: string;
+  mediaType: string;
+  width: number | null;
+  height: number | null;
+  fileHash: string;
+  fileSize: number | null;
+}
+
+export interface StoredFile {
+  fileName: string;
+  mediaType: string | null;
+  subType: string | null;
+  fileSize: number | null;
+}
+
+/** What analysis produces; page hashes are carried over by {@link MediaRepository.save}. */
+export interface MediaAnalysis {
+  status: MediaStatusValue;
+  mediaType: string | null;
+  comment: string | null;
+  pageCount: number;
+  epubDivinaCompatible: boolean;
+  epubIsKepub: boolean;
+  extension: string | null;
+  pages: Omit<StoredPage, 'number' | 'fileHash'>[];
+  files: StoredFile[];
+}
+
+/** A book as analysis and hashing see it, with its library's options. */
+export interface AnalysisTarget {
+  bookId: string;
+  seriesId: string;
+  libraryId: string;
+  name: string;
+  /** file: URL. */
+  url: string;
+  fileHash: string;
+  fileSize: number;
+  status: MediaStatusValue;
+  mediaType: string | null;
+  pageCount: number;
+  analyzeDimensions: boolean;
+  hashFiles: boolean;
+  hashPages: boolean;
+}
+
+const CHUNK = 200;
+const chunks = <T>(items: readonly T[], size = CHUNK): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+const pageKey = (p: { fileName: string; mediaType: string; fileSize: number | null }) =>
+  `${p.fileSize ?? ''}\u0000${p.mediaType}\u0000${p.fileName}`;
+
+export class MediaRepository {
+  constructor(private readonly db: Db) {}
+
+  async analysisTarget(bookId: string, t: Db = this.db): Promise<AnalysisTarget | undefined> {
+    const row = await t
+      .selectFrom('book as b')
+      .innerJoin('library as l', 'l.id', 'b.library_id')
+      .leftJoin('media as m', 'm.book_id', 'b.id')
+      .select([
+        'b.id',
+        'b.series_id',
+        'b.library_id',
+        'b.name',
+        'b.url',
+        'b.file_hash',
+        'b.file_size',
+        'm.status',
+        'm.media_type',
+        'm.page_count',
+        'l.analyze_dimensions',
+        'l.hash_files',
+        'l.hash_pages',
+      ])
+      .where('b.id', '=', bookId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      bookId: row.id,
+      seriesId: row.series_id,
+      libraryId: row.library_id,
+      name: row.name,
+      url: row.url,
+      fileHash: row.file_hash,
+      fileSize: row.file_size,
+      status: (row.status ?? 'UNKNOWN') as MediaStatusValue,
+      mediaType: row.media_type ?? null,
+      pageCount: row.page_count ?? 0,
+      analyzeDimensions: Boolean(row.analyze_dimensions),
+      hashFiles: Boolean(row.hash_files),
+      hashPages: Boolean(row.hash_pages),
+    };
+  }
+
+  async find(bookId: string, t: Db = this.db): Promise<StoredMedia | undefined> {
+    const row = await t.selectFrom('media').selectAll().where('book_id', '=', bookId).executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      bookId: row.book_id,
+      status: row.status as MediaStatusValue,
+      mediaType: row.media_type,
+      comment: row.comment,
+      pageCount: row.page_count,
+      epubDivinaCompatible: Boolean(row.epub_divina_compatible),
+      epubIsKepub: Boolean(row.epub_is_kepub),
+      extension: row.extension,
+      createdDate: row.created_date,
+      lastModifiedDate: row.last_modified_date,
+    };
+  }
+
+  async pages(bookId: string, t: Db = this.db): Promise<StoredPage[]> {
+    const rows = await t.selectFrom('media_page').selectAll().where('book_id', '=', bookId).orderBy('number').execute();
+    return rows.map(toPage);
+  }
+
+  /** One page, 0-based. */
+  async page(bookId: string, number: number, t: Db = this.db): Promise<StoredPage | undefined> {
+    const row = await t
+      .selectFrom('media_page')
+      .selectAll()
+      .where('book_id', '=', bookId)
+      .where('number', '=', number)
+      .executeTakeFirst();
+    return row && toPage(row);
+  }
+
+  async files(bookId: string, t: Db = this.db): Promise<StoredFile[]> {
+    const rows = await t.selectFrom('media_file').selectAll().where('book_id', '=', bookId).execute();
+    return rows.map((r) => ({
+      fileName: r.file_name,
+      mediaType: r.media_type,
+      subType: r.sub_type,
+      fileSize: r.file_size,
+    }));
+  }
+
+  /**
+   * Replaces the analysis of a book in one transaction. Hashes of pages that did not change (same file
+   * name, media type and size) are kept. When an OUTDATED book's page count changed, every user's progress
+   * is adjusted (engine.md §4.5): completed → last page, else page 1. Returns the previous media, if any.
+   */
+  async save(bookId: string, a: MediaAnalysis, now: string): Promise<StoredMedia | undefined> {
+    return this.db.transaction().execute(async (t) => {
+      const before = await this.find(bookId, t);
+      const oldHashes = new Map(
+        (await this.pages(bookId, t)).filter((p) => p.fileHash !== '').map((p) => [pageKey(p), p.fileHash]),
+      );
+      await t.deleteFrom('media_page').where('book_id', '=', bookId).execute();
+      await t.deleteFrom('media_file').where('book_id', '=', bookId).execute();
+      const values = {
+        status: a.status,
+        media_type: a.mediaType,
+        comment: a.comment,
+        page_count: a.pageCount,
+        epub_divina_compatible: a.epubDivinaCompatible ? 1 : 0,
+        epub_is_kepub: a.epubIsKepub ? 1 : 0,
+        extension: a.extension,
+        last_modified_date: now,
+      };
+      await t
+        .insertInto('media')
+        .values({ book_id: bookId, created_date: now, ...values })
+        .onConflict((oc) => oc.column('book_id').doUpdateSet(values))
+        .execute();
+      const pages = a.pages.map((p, number) => ({
+        book_id: bookId,
+        number,
+        file_name: p.fileName,
+        media_type: p.mediaType,
+        width: p.width,
+        height: p.height,
+        file_size: p.fileSize,
+        file_hash: oldHashes.get(pageKey(p)) ?? '',
+      }));
+      for (const part of chunks(pages)) await t.insertInto('media_page').values(part).execute();
+      const files = a.files.map((f) => ({
+        book_id: bookId,
+        file_name: f.fileName,
+        media_type: f.mediaType,
+        sub_type: f.subType,
+        file_size: f.fileSize,
+      }));
+      for (const part of chunks(files)) await t.insertInto('media_file').values(part).execute();
+
+      if (before?.status === 'OUTDATED' && before.pageCount !== a.pageCount) {
+        await t
+          .updateTable('read_progress')
+          .set({ page: a.pageCount, last_modified_date: now })
+          .where('book_id', '=', bookId)
+          .where('completed', '=', 1)
+          .execute();
+        await t
+          .updateTable('read_progress')
+          .set({ page: 1, last_modified_date: now })
+          .where('book_id', '=', bookId)
+          .where('completed', '=', 0)
+          .execute();
+      }
+      return before;
+    });
+  }
+
+  /** Stores page hashes (0-based page numbers). */
+  async setPageHashes(bookId: string, hashes: readonly { number: number; hash: string }[]): Promise<void> {
+    if (hashes.length === 0) return;
+    await this.db.transaction().execute(async (t) => {
+      for (const h of hashes) {
+        await t
+          .updateTable('media_page')
+          .set({ file_hash: h.hash })
+          .where('book_id', '=', bookId)
+          .where('number', '=', h.number)
+          .execute();
+      }
+    });
+  }
+
+  /** The book's file hash (HashBook, engine.md §5.1). */
+  async setFileHash(bookId: string, hash: string): Promise<void> {
+    await this.db.updateTable('book').set({ file_hash: hash }).where('id', '=', bookId).execute();
+  }
+}
+
+function toPage(r: {
+  number: number;
+  file_name: string;
+  media_type: string;
+  width: number | null;
+  height: number | null;
+  file_hash: string;
+  file_size: number | null;
+}): StoredPage {
+  return {
+    number: r.number,
+    fileName: r.file_name,
+    mediaType: r.media_type,
+    width: r.width,
+    height: r.height,
+    fileHash: r.file_hash,
+    fileSize: r.file_size,
+  };
+}

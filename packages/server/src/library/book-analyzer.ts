@@ -1,0 +1,214 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EventBus } from '../events/bus.js';
+import type { MediaAnalysis, MediaRepository, MediaStatusValue } from '../db/repositories/media.js';
+import { readerFor } from '../media/archives/index.js';
+import { detectFile, MediaTypes } from '../media/detect.js';
+import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
+import { pagesOf } from '../media/pages.js';
+import type { PdfService } from '../media/pdf/index.js';
+import { MediaError } from '../media/types.js';
+import { BOOK_METADATA_PATCH_CAPABILITIES, type Task } from '../tasks/definitions.js';
+
+/** What an EPUB analysis keeps in `media.extension` (engine.md §4.3). */
+export interface EpubExtension {
+  toc: EpubAnalysis['toc'];
+  landmarks: EpubAnalysis['landmarks'];
+  pageList: EpubAnalysis['pageList'];
+  isFixedLayout: boolean;
+  positions: EpubAnalysis['positions'];
+  coverPath: string | null;
+}
+
+export type MediaProfile = 'DIVINA' | 'PDF' | 'EPUB';
+
+/** The reading profile of an analysed media type; null when nothing reads it. */
+export function mediaProfileOf(mediaType: string | null): MediaProfile | null {
+  if (!mediaType) return null;
+  if (mediaType === MediaTypes.pdf) return 'PDF';
+  if (mediaType === MediaTypes.epub) return 'EPUB';
+  return readerFor(mediaType) ? 'DIVINA' : null;
+}
+
+/**
+ * Codes that mean "Quire cannot read this kind of file" (UNSUPPORTED), as opposed to a damaged one (ERROR).
+ * Komga: encrypted or multi-volume RAR → UNSUPPORTED; Quire applies ERR_1002 to encrypted ZIP and 7z too
+ * (Komga: an encrypted ZIP lists no page → ERROR ERR_1006).
+ */
+const UNSUPPORTED_CODES = new Set(['ERR_1001', 'ERR_1002', 'ERR_1003', 'ERR_1004']);
+/** Outer failures for which Komga leaves the media type unset (engine.md §4.1). */
+const OUTER_CODES = new Set(['ERR_1000', 'ERR_1005', 'ERR_1018']);
+
+const failed = (status: MediaStatusValue, mediaType: string | null, comment: string): MediaAnalysis => ({
+  status,
+  mediaType,
+  comment,
+  pageCount: 0,
+  epubDivinaCompatible: false,
+  epubIsKepub: false,
+  extension: null,
+  pages: [],
+  files: [],
+});
+
+function fromError(e: unknown, detected: string | null): MediaAnalysis {
+  let code = 'ERR_1005';
+  if (e instanceof MediaError) code = e.code;
+  else {
+    const errno = (e as { code?: unknown }).code;
+    if (errno === 'ENOENT' || errno === 'ENOTDIR') code = 'ERR_1018';
+    else if (errno === 'EACCES' || errno === 'EPERM') code = 'ERR_1000';
+  }
+  const status = UNSUPPORTED_CODES.has(code) ? 'UNSUPPORTED' : 'ERROR';
+  return failed(status, OUTER_CODES.has(code) ? null : detected, code);
+}
+
+/**
+ * AnalyzeBook (engine.md §4): the type from magic bytes, then pages and other entries per profile,
+ * status READY / ERROR / UNSUPPORTED with the spec's codes. File I/O only; {@link analyzeAndPersist}
+ * stores the result.
+ */
+export class BookAnalyzer {
+  constructor(
+    private readonly d: {
+      media: MediaRepository;
+      pdf: PdfService;
+      events: EventBus;
+      now?: () => Date;
+    },
+  ) {}
+
+  async analyze(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
+    let detected: string;
+    try {
+      detected = await detectFile(file);
+    } catch (e) {
+      return fromError(e, null);
+    }
+    const dotEpub = extname(file).toLowerCase() === '.epub';
+    try {
+      // A `.epub` detected as a plain ZIP is still read as an EPUB when its `mimetype` entry says so;
+      // otherwise analyzeEpub fails with ERR_1032 (engine.md §4.1).
+      if (detected === MediaTypes.epub || (dotEpub && detected === MediaTypes.zip)) {
+        return await this.epub(file, opts);
+      }
+      if (dotEpub) return failed('ERROR', detected, 'ERR_1032');
+      if (detected === MediaTypes.pdf) return await this.pdf(file, opts);
+      const reader = readerFor(detected);
+      if (!reader) return failed('UNSUPPORTED', detected, 'ERR_1001');
+      const entries = await reader.entries(file, { dimensions: opts.analyzeDimensions });
+      const pages = pagesOf(entries);
+      const others = entries.filter((e) => !pages.includes(e));
+      const files = others.map((e) => ({ fileName: e.name, mediaType: e.mediaType, subType: null, fileSize: e.size }));
+      if (pages.length === 0) return { ...failed('ERROR', detected, 'ERR_1006'), files };
+      const untyped = others.filter((e) => !e.mediaType);
+      return {
+        status: 'READY',
+        mediaType: detected,
+        comment: untyped.length > 0 ? `ERR_1007 [${untyped.map((e) => e.name).join(', ')}]` : null,
+        pageCount: pages.length,
+        epubDivinaCompatible: false,
+        epubIsKepub: false,
+        extension: null,
+        pages: pages.map((p) => ({
+          fileName: p.name,
+          mediaType: p.mediaType!,
+          width: p.width ?? null,
+          height: p.height ?? null,
+          fileSize: p.size,
+        })),
+        files,
+      };
+    } catch (e) {
+      return fromError(e, detected);
+    }
+  }
+
+  private async epub(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
+    const a = await analyzeEpub(file, { analyzeDimensions: opts.analyzeDimensions });
+    const extension: EpubExtension = {
+      toc: a.toc,
+      landmarks: a.landmarks,
+      pageList: a.pageList,
+      isFixedLayout: a.isFixedLayout,
+      positions: a.positions,
+      coverPath: a.coverPath,
+    };
+    return {
+      status: 'READY',
+      mediaType: MediaTypes.epub,
+      comment: a.comment || null,
+      pageCount: a.pageCount,
+      epubDivinaCompatible: a.divinaCompatible,
+      epubIsKepub: a.isKepub,
+      extension: JSON.stringify(extension),
+      pages: a.divinaPages.map((p) => ({
+        fileName: p.fileName,
+        mediaType: p.mediaType,
+        width: p.width ?? null,
+        height: p.height ?? null,
+        fileSize: p.fileSize,
+      })),
+      files: a.resources.map((r) => ({
+        fileName: r.fileName,
+        mediaType: r.mediaType,
+        subType: r.subType,
+        fileSize: r.fileSize,
+      })),
+    };
+  }
+
+  /** PDF pages are named "1"…"n" with an empty media type (rendered on demand), as Komga stores them. */
+  private async pdf(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
+    const info = await this.d.pdf.info(file);
+    if (info.pageCount === 0) return failed('ERROR', MediaTypes.pdf, 'ERR_1006');
+    return {
+      status: 'READY',
+      mediaType: MediaTypes.pdf,
+      comment: null,
+      pageCount: info.pageCount,
+      epubDivinaCompatible: false,
+      epubIsKepub: false,
+      extension: null,
+      pages: info.pages.map((p, i) => ({
+        fileName: String(i + 1),
+        mediaType: '',
+        width: opts.analyzeDimensions ? p.width : null,
+        height: opts.analyzeDimensions ? p.height : null,
+        fileSize: null,
+      })),
+      files: [],
+    };
+  }
+
+  /**
+   * Analyses a book and stores the result (page hashes of unchanged pages kept), then emits BookChanged.
+   * Returns the follow-ups (engine.md §8.3): thumbnail and metadata refresh when READY. Unknown id → none.
+   */
+  async analyzeAndPersist(bookId: string): Promise<Task[]> {
+    const target = await this.d.media.analysisTarget(bookId);
+    if (!target) return [];
+    let file: string;
+    try {
+      file = fileURLToPath(target.url);
+    } catch {
+      file = target.url;
+    }
+    const analysis = await this.analyze(file, { analyzeDimensions: target.analyzeDimensions });
+    await this.d.media.save(bookId, analysis, (this.d.now?.() ?? new Date()).toISOString());
+    this.d.events.emit({
+      type: 'BookChanged',
+      data: { bookId, seriesId: target.seriesId, libraryId: target.libraryId },
+    });
+    if (analysis.status !== 'READY') return [];
+    return [
+      { kind: 'GenerateBookThumbnail', bookId },
+      {
+        kind: 'RefreshBookMetadata',
+        bookId,
+        seriesId: target.seriesId,
+        capabilities: [...BOOK_METADATA_PATCH_CAPABILITIES],
+      },
+    ];
+  }
+}

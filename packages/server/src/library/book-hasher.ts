@@ -1,0 +1,49 @@
+import { fileURLToPath } from 'node:url';
+import type { MediaRepository } from '../db/repositories/media.js';
+import { readerFor } from '../media/archives/index.js';
+import { MediaTypes } from '../media/detect.js';
+import { hashFile, hashPage } from '../media/hash.js';
+
+/** `komga.page-hashing`: how many pages are hashed at each end of a book (engine.md §5.3). */
+export const PAGE_HASHING = 3;
+
+/** Which 0-based pages get a hash: the first and last {@link PAGE_HASHING} (all when pageCount ≤ 6). */
+export function pagesToHash(pageCount: number, n = PAGE_HASHING): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < pageCount; i++) if (i < n || i >= pageCount - n) out.push(i);
+  return out;
+}
+
+/** HashBook and HashBookPages (engine.md §5.1, §5.3). Both re-check the library option at run time. */
+export class BookHasher {
+  constructor(private readonly d: { media: MediaRepository }) {}
+
+  /** XXH3-128 of the file, when the library hashes files and the book has no hash yet. */
+  async hashBook(bookId: string): Promise<string | null> {
+    const t = await this.d.media.analysisTarget(bookId);
+    if (!t || !t.hashFiles || t.fileHash !== '') return null;
+    const hash = await hashFile(fileURLToPath(t.url));
+    await this.d.media.setFileHash(bookId, hash);
+    return hash;
+  }
+
+  /**
+   * Page hashes of READY books whose media type is exactly application/zip (not RAR, EPUB, PDF), only for
+   * pages whose hash is blank. Returns how many pages were hashed.
+   */
+  async hashBookPages(bookId: string): Promise<number> {
+    const t = await this.d.media.analysisTarget(bookId);
+    if (!t || !t.hashPages || t.status !== 'READY' || t.mediaType !== MediaTypes.zip) return 0;
+    const reader = readerFor(MediaTypes.zip)!;
+    const file = fileURLToPath(t.url);
+    const pages = await this.d.media.pages(bookId);
+    const wanted = new Set(pagesToHash(pages.length));
+    const hashes: { number: number; hash: string }[] = [];
+    for (const p of pages) {
+      if (!wanted.has(p.number) || p.fileHash !== '') continue;
+      hashes.push({ number: p.number, hash: hashPage(await reader.read(file, p.fileName)) });
+    }
+    await this.d.media.setPageHashes(bookId, hashes);
+    return hashes.length;
+  }
+}

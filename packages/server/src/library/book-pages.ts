@@ -1,0 +1,185 @@
+import { fileURLToPath } from 'node:url';
+import type { BookFileView } from '../db/queries/books.js';
+import type { MediaRepository, StoredPage } from '../db/repositories/media.js';
+import { badRequest, notFound } from '../domain/errors.js';
+import { readerFor } from '../media/archives/index.js';
+import { readEpubResource, UnsafeResourcePathError } from '../media/epub/index.js';
+import { convertImage, pageThumbnail, UnsupportedImageError } from '../media/images.js';
+import { PDF_RENDER_MEDIA_TYPE, pdfRenderSize, PdfError, type PdfService } from '../media/pdf/index.js';
+import { mediaProfileOf, type EpubExtension } from './book-analyzer.js';
+
+/** Bytes of a page or resource and their media type. */
+export interface Content {
+  bytes: Buffer;
+  mediaType: string;
+}
+
+/** A page as listed by `GET /books/{id}/pages` (PDF pages as rendered JPEGs, engine.md §4.4). */
+export interface ListedPage {
+  /** 1-based. */
+  number: number;
+  fileName: string;
+  mediaType: string;
+  width: number | null;
+  height: number | null;
+  fileSize: number | null;
+}
+
+const FONT_EXTENSIONS = /\.(otf|woff2?|eot|ttf|svg)$/i;
+/** Fonts of an EPUB are served without authentication (api.md §3.3). */
+export const isFontResource = (path: string) => FONT_EXTENSIONS.test(path);
+
+export const notReady = () => notFound('Book analysis failed');
+const noSuchPage = () => badRequest('Page number does not exist');
+
+/**
+ * Serving pages and EPUB resources (engine.md §4.6): raw entry bytes of archives and Divina EPUBs,
+ * PDF pages rendered as JPEG (or extracted as one-page PDFs), conversions and 300 px page thumbnails.
+ * Callers check access first; these methods check the media state and the page number.
+ */
+export class BookPages {
+  constructor(private readonly d: { media: MediaRepository; pdf: PdfService }) {}
+
+  async list(book: BookFileView): Promise<ListedPage[]> {
+    if (book.media.status !== 'READY') {
+      throw notFound(book.media.status === 'UNKNOWN' ? 'Book has not been analyzed yet' : 'Book analysis failed');
+    }
+    const pages = await this.d.media.pages(book.id);
+    const pdf = mediaProfileOf(book.media.mediaType) === 'PDF';
+    return pages.map((p) => {
+      const size = pdf && p.width && p.height ? pdfRenderSize({ width: p.width, height: p.height }) : null;
+      return {
+        number: p.number + 1,
+        fileName: p.fileName,
+        mediaType: pdf ? PDF_RENDER_MEDIA_TYPE : p.mediaType,
+        width: size ? size.width : p.width,
+        height: size ? size.height : p.height,
+        fileSize: p.fileSize,
+      };
+    });
+  }
+
+  /**
+   * Page `number` (1-based) as an image: raw entry bytes, or a rendered JPEG for PDF; converted when
+   * `convert` names another format. With `pdf: true` a PDF page comes as a one-page PDF instead.
+   */
+  async page(
+    book: BookFileView,
+    number: number,
+    opts: { convert?: 'jpeg' | 'png'; pdf?: boolean } = {},
+  ): Promise<Content> {
+    const page = await this.pageRow(book, number);
+    const file = fileOf(book);
+    if (mediaProfileOf(book.media.mediaType) === 'PDF') {
+      if (opts.pdf) {
+        try {
+          return { bytes: await this.d.pdf.extractPage(file, number), mediaType: 'application/pdf' };
+        } catch (e) {
+          // an encrypted PDF cannot be split by pdf-lib: answer the rendered page instead
+          if (!(e instanceof PdfError && e.kind === 'encrypted')) throw mapPdfError(e);
+        }
+      }
+      const dimension = page.width && page.height ? { width: page.width, height: page.height } : undefined;
+      const rendered = await this.d.pdf.renderPage(file, number, { dimension }).catch((e: unknown) => {
+        throw mapPdfError(e);
+      });
+      return this.converted({ bytes: rendered.bytes, mediaType: rendered.mediaType }, opts.convert);
+    }
+    return this.converted(await this.entry(book, page), opts.convert);
+  }
+
+  /** The page as stored: entry bytes, or a one-page PDF for PDF books. */
+  async raw(book: BookFileView, number: number): Promise<Content> {
+    const page = await this.pageRow(book, number);
+    if (mediaProfileOf(book.media.mediaType) === 'PDF') {
+      try {
+        return { bytes: await this.d.pdf.extractPage(fileOf(book), number), mediaType: 'application/pdf' };
+      } catch (e) {
+        if (e instanceof PdfError && e.kind === 'encrypted') throw badRequest('Cannot extract a page of this PDF');
+        throw mapPdfError(e);
+      }
+    }
+    return this.entry(book, page);
+  }
+
+  /** Longest edge 300 px, JPEG. */
+  async thumbnail(book: BookFileView, number: number): Promise<Content> {
+    const content = await this.page(book, number);
+    try {
+      const t = await pageThumbnail(content.bytes);
+      return { bytes: t.bytes, mediaType: t.mediaType };
+    } catch (e) {
+      if (e instanceof UnsupportedImageError) throw notFound('Cannot read the page image');
+      throw e;
+    }
+  }
+
+  /** The stored EPUB analysis (TOC, positions…); null for other books. */
+  async epubExtension(book: BookFileView): Promise<EpubExtension | null> {
+    const media = await this.d.media.find(book.id);
+    if (!media?.extension || mediaProfileOf(media.mediaType) !== 'EPUB') return null;
+    return JSON.parse(media.extension) as EpubExtension;
+  }
+
+  /** An EPUB resource by exact name among Media.files; 404 when unknown, 400 for paths leaving the EPUB. */
+  async resource(book: BookFileView, path: string): Promise<Content> {
+    if (mediaProfileOf(book.media.mediaType) !== 'EPUB') throw badRequest('Book is not an EPUB');
+    const files = await this.d.media.files(book.id);
+    try {
+      const r = await readEpubResource(fileOf(book), path, files);
+      if (!r) throw notFound('Resource not found');
+      return { bytes: r.bytes, mediaType: r.mediaType ?? 'application/octet-stream' };
+    } catch (e) {
+      if (e instanceof UnsafeResourcePathError) throw badRequest('Invalid resource path');
+      throw e;
+    }
+  }
+
+  private async pageRow(book: BookFileView, number: number): Promise<StoredPage> {
+    if (book.media.status !== 'READY') throw notReady();
+    const page = await this.d.media.page(book.id, number - 1);
+    if (!page) throw noSuchPage();
+    return page;
+  }
+
+  private async entry(book: BookFileView, page: StoredPage): Promise<Content> {
+    const file = fileOf(book);
+    if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
+      const r = await readEpubResource(file, page.fileName, [{ fileName: page.fileName, mediaType: page.mediaType }]);
+      if (!r) throw notFound('File not found, it may have moved');
+      return { bytes: r.bytes, mediaType: page.mediaType };
+    }
+    const reader = book.media.mediaType ? readerFor(book.media.mediaType) : undefined;
+    if (!reader) throw notReady();
+    try {
+      return { bytes: await reader.read(file, page.fileName), mediaType: page.mediaType };
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (code === 'ERR_1018' || code === 'ENOENT') throw notFound('File not found, it may have moved');
+      throw e;
+    }
+  }
+
+  private async converted(content: Content, to: 'jpeg' | 'png' | undefined): Promise<Content> {
+    if (!to) return content;
+    try {
+      const c = await convertImage(content.bytes, to, content.mediaType);
+      return c ? { bytes: c.bytes, mediaType: c.mediaType } : content;
+    } catch (e) {
+      if (e instanceof UnsupportedImageError) throw notFound('Cannot convert the page image');
+      throw e;
+    }
+  }
+}
+
+function fileOf(book: { url: string }): string {
+  return fileURLToPath(book.url);
+}
+
+function mapPdfError(e: unknown): unknown {
+  if (e instanceof PdfError) {
+    if (e.kind === 'not-found') return notFound('File not found, it may have moved');
+    if (e.kind === 'page-range') return noSuchPage();
+  }
+  return e;
+}

@@ -1,0 +1,350 @@
+/**
+ * The ScanLibrary use case (engine.md §2.4–§2.8): walk the root, reconcile the walk with what the
+ * database holds, persist the outcome, announce it, and say which books now need analysing/hashing.
+ */
+import { fileURLToPath } from 'node:url';
+import type { QuireEvent } from '@quire/api';
+import type { Db } from '../db/database.js';
+import type { LibraryRepository } from '../db/repositories/libraries.js';
+import type { SeriesRepository } from '../db/repositories/series.js';
+import type { BookRepository } from '../db/repositories/books.js';
+import type { SidecarRepository } from '../db/repositories/sidecars.js';
+import { reconcileLibrary, type SnapshotBook, type SnapshotSeries } from '../domain/changes.js';
+import { initialBookMetadata, numberBooks } from '../domain/book-numbering.js';
+import { initialSeriesMetadata, restoredBookTitle, restoredSeriesTitles } from '../domain/series-title.js';
+import { newId } from '../domain/ids.js';
+import type { Library } from '../domain/library.js';
+import type { EventBus } from '../events/bus.js';
+import { PRIORITY, type Task } from '../tasks/definitions.js';
+import type { TaskQueue } from '../tasks/queue.js';
+import { DirectoryNotAccessibleError, scanLibraryFolder } from './file-system-scanner.js';
+
+export interface ScanLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface LibraryScannerDeps {
+  db: Db;
+  libraries: LibraryRepository;
+  series: SeriesRepository;
+  books: BookRepository;
+  sidecars: SidecarRepository;
+  events: EventBus;
+  /** Where the scan's own follow-ups go (refreshes after renumbering, restores and sidecar changes, DEFAULT). */
+  tasks: Pick<TaskQueue, 'submit'>;
+  /** File hash of an absolute path (media/hash.ts `hashFile`). */
+  hashFile(path: string): Promise<string>;
+  /** Hard-deletes the library's trash; called at the end of a scan when `emptyTrashAfterScan`. */
+  emptyTrash(libraryId: string): Promise<unknown>;
+  logger: ScanLogger;
+  now?: () => Date;
+}
+
+export interface ScanOutcome {
+  libraryId: string;
+  /** The root could not be read: nothing was touched, `unavailableDate` is set. */
+  unavailable: boolean;
+  seriesAdded: number;
+  seriesDeleted: number;
+  booksAdded: number;
+  booksChanged: number;
+  booksDeleted: number;
+  booksRestored: number;
+  /** Live books whose media is UNKNOWN or OUTDATED after the scan: queue AnalyzeBook for them. */
+  booksToAnalyze: { id: string; seriesId: string }[];
+  /** Live books without a file hash: queue HashBook for them when the library has `hashFiles`. */
+  booksToHash: string[];
+}
+
+const toSnapshotSeries = (s: { id: string; url: string; fileLastModified: number; deletedDate: Date | null }) =>
+  ({ id: s.id, url: s.url, fileLastModified: s.fileLastModified, deletedDate: s.deletedDate }) satisfies SnapshotSeries;
+const toSnapshotBook = (b: SnapshotBook): SnapshotBook => ({
+  id: b.id,
+  seriesId: b.seriesId,
+  url: b.url,
+  fileSize: b.fileSize,
+  fileLastModified: b.fileLastModified,
+  fileHash: b.fileHash,
+  deletedDate: b.deletedDate,
+});
+
+export class LibraryScanner {
+  private readonly now: () => Date;
+
+  constructor(private readonly d: LibraryScannerDeps) {
+    this.now = d.now ?? (() => new Date());
+  }
+
+  /** Scans a library; undefined when it does not exist (any more). */
+  async scan(libraryId: string, deep = false): Promise<ScanOutcome | undefined> {
+    const { d } = this;
+    const library = await d.libraries.find(libraryId);
+    if (!library) return undefined;
+    const outcome: ScanOutcome = {
+      libraryId,
+      unavailable: false,
+      seriesAdded: 0,
+      seriesDeleted: 0,
+      booksAdded: 0,
+      booksChanged: 0,
+      booksDeleted: 0,
+      booksRestored: 0,
+      booksToAnalyze: [],
+      booksToHash: [],
+    };
+    const started = Date.now();
+
+    let walk: Awaited<ReturnType<typeof scanLibraryFolder>>;
+    try {
+      walk = await scanLibraryFolder(library.root, library);
+    } catch (err) {
+      if (!(err instanceof DirectoryNotAccessibleError)) throw err;
+      // §2.4.1: a missing mount deletes nothing.
+      d.logger.warn({ libraryId, root: library.root, code: err.code }, 'Library root not accessible; scan skipped');
+      await d.libraries.setUnavailable(libraryId, this.now().toISOString());
+      d.events.emit({ type: 'LibraryChanged', data: { libraryId } });
+      return { ...outcome, unavailable: true };
+    }
+    if (library.unavailableDate) {
+      await d.libraries.setUnavailable(libraryId, null);
+      d.events.emit({ type: 'LibraryChanged', data: { libraryId } });
+    }
+
+    const [storedSeries, storedBooks, otherSeries, otherBooks] = await Promise.all([
+      d.series.findByLibrary(libraryId),
+      d.books.findByLibrary(libraryId),
+      d.series.findDeletedOutside(libraryId),
+      d.books.findDeletedOutside(libraryId),
+    ]);
+    const result = await reconcileLibrary({
+      library: { series: storedSeries.map(toSnapshotSeries), books: storedBooks.map(toSnapshotBook) },
+      otherLibrariesTrash: { series: otherSeries.map(toSnapshotSeries), books: otherBooks.map(toSnapshotBook) },
+      walk: { series: walk.series, unreadableFolders: walk.unreadableFolders },
+      deep,
+      hash: (url) => d.hashFile(fileURLToPath(url)),
+    });
+
+    const events: QuireEvent[] = [];
+    const followUps: Task[] = [];
+    const seriesEvent = (type: 'SeriesAdded' | 'SeriesChanged', seriesId: string, libId = libraryId) =>
+      events.push({ type, data: { seriesId, libraryId: libId } });
+    const bookEvent = (type: 'BookAdded' | 'BookChanged', bookId: string, seriesId: string, libId = libraryId) =>
+      events.push({ type, data: { bookId, seriesId, libraryId: libId } });
+    const booksById = new Map([...storedBooks, ...otherBooks].map((b) => [b.id, b]));
+    const seriesById = new Map([...storedSeries, ...otherSeries].map((s) => [s.id, s]));
+
+    const oneshotByUrl = new Map(walk.series.flatMap((s) => s.books.map((b) => [b.url, b.oneshot] as const)));
+    const nowIso = this.now().toISOString();
+    await d.db.transaction().execute(async (tx) => {
+      // §2.4.2–3: soft deletes.
+      await d.series.softDelete(result.series.missing, nowIso, tx);
+      await d.books.softDelete(result.books.missing, nowIso, tx);
+      for (const id of result.series.missing) seriesEvent('SeriesChanged', id);
+      for (const id of result.books.missing) bookEvent('BookChanged', id, booksById.get(id)!.seriesId);
+      outcome.seriesDeleted = result.series.missing.length;
+      outcome.booksDeleted = result.books.missing.length;
+
+      // §2.4.4: changed series.
+      for (const s of result.series.changed) {
+        if (s.timeChanged) await d.series.updateFileLastModified(s.id, s.fileLastModified, nowIso, tx);
+        seriesEvent('SeriesChanged', s.id);
+      }
+
+      // New series, or a deleted one taken over (§2.7).
+      const seriesIdByUrl = new Map<string, string>();
+      const toSort = new Set(result.toSort);
+      for (const added of result.series.added) {
+        const ws = added.series;
+        const base = {
+          libraryId,
+          name: ws.name,
+          url: ws.url,
+          fileLastModified: ws.fileLastModified,
+          oneshot: ws.oneshot,
+        };
+        if (added.restoredFrom) {
+          const id = added.restoredFrom.id;
+          const old = await d.series.titles(id, tx);
+          const titles = old ? restoredSeriesTitles(old, ws.name) : initialSeriesMetadata(ws.name);
+          await d.series.revive(id, { ...base, ...titles }, nowIso, tx);
+          seriesIdByUrl.set(ws.url, id);
+          seriesEvent('SeriesChanged', id);
+          const from = seriesById.get(id);
+          if (from && from.libraryId !== libraryId)
+            events.push({ type: 'SeriesDeleted', data: { seriesId: id, libraryId: from.libraryId } });
+        } else {
+          const id = newId();
+          await d.series.insert([{ id, ...base, ...initialSeriesMetadata(ws.name) }], nowIso, tx);
+          seriesIdByUrl.set(ws.url, id);
+          seriesEvent('SeriesAdded', id);
+          outcome.seriesAdded++;
+        }
+        toSort.add(seriesIdByUrl.get(ws.url)!);
+        followUps.push({ kind: 'RefreshSeriesMetadata', seriesId: seriesIdByUrl.get(ws.url)! });
+      }
+
+      // §2.5: changed books.
+      for (const c of result.books.changed) {
+        await d.books.updateFile(c, nowIso, tx);
+        bookEvent('BookChanged', c.id, c.seriesId);
+        outcome.booksChanged++;
+      }
+
+      // New books, or deleted ones taken over (§2.7).
+      const inserted: Parameters<BookRepository['insert']>[0][number][] = [];
+      for (const ab of result.books.added) {
+        const seriesId = ab.seriesId ?? seriesIdByUrl.get(ab.seriesUrl)!;
+        const wb = ab.book;
+        const oneshot = oneshotByUrl.get(wb.url) ?? false;
+        const base = {
+          seriesId,
+          libraryId,
+          name: wb.name,
+          url: wb.url,
+          fileSize: wb.fileSize,
+          fileLastModified: wb.fileLastModified,
+          oneshot,
+        };
+        if (ab.restoredFrom) {
+          const old = ab.restoredFrom;
+          const oldTitle = await d.books.titleOf(old.id, tx);
+          const { title, refreshTitle } = restoredBookTitle(oldTitle ?? { title: wb.name, titleLock: false }, wb.name);
+          await d.books.revive(old.id, { ...base, fileHash: ab.fileHash || old.fileHash, title }, nowIso, tx);
+          if (refreshTitle)
+            followUps.push({ kind: 'RefreshBookMetadata', bookId: old.id, seriesId, capabilities: ['TITLE'] });
+          const before = booksById.get(old.id);
+          if (before && before.libraryId !== libraryId)
+            events.push({
+              type: 'BookDeleted',
+              data: { bookId: old.id, seriesId: before.seriesId, libraryId: before.libraryId },
+            });
+          if (before && before.seriesId !== seriesId && seriesById.get(before.seriesId)?.libraryId === libraryId)
+            toSort.add(before.seriesId);
+          bookEvent(before?.libraryId === libraryId ? 'BookChanged' : 'BookAdded', old.id, seriesId);
+          outcome.booksRestored++;
+        } else {
+          const id = newId();
+          inserted.push({ id, ...base, fileHash: ab.fileHash, ...initialBookMetadata(wb.name) });
+          bookEvent('BookAdded', id, seriesId);
+          outcome.booksAdded++;
+        }
+      }
+      await d.books.insert(inserted, nowIso, tx);
+
+      // §2.4.5: sortBooks, then RefreshSeriesMetadata, for every series touched.
+      for (const seriesId of toSort) {
+        const { books, bookCount } = numberBooks(await d.books.numberingOf(seriesId, tx));
+        for (const b of books) {
+          if (b.changed) await d.books.setNumbers(b.id, b, nowIso, tx);
+          if (b.refreshNumbers)
+            followUps.push({
+              kind: 'RefreshBookMetadata',
+              bookId: b.id,
+              seriesId,
+              capabilities: ['NUMBER', 'NUMBER_SORT'],
+            });
+        }
+        await d.series.setBookCount(seriesId, bookCount, nowIso, tx);
+        if (!followUps.some((t) => t.kind === 'RefreshSeriesMetadata' && t.seriesId === seriesId))
+          followUps.push({ kind: 'RefreshSeriesMetadata', seriesId });
+      }
+    });
+
+    for (const e of dedupe(events)) d.events.emit(e);
+    followUps.push(...(await this.sidecars(library, walk.sidecars)));
+    await d.tasks.submit(followUps, PRIORITY.DEFAULT);
+
+    if (library.emptyTrashAfterScan) await d.emptyTrash(libraryId);
+
+    outcome.booksToAnalyze = await d.books.findToAnalyze(libraryId);
+    outcome.booksToHash = library.hashFiles ? await d.books.findUnhashed(libraryId) : [];
+    d.logger.info(
+      {
+        deep,
+        ms: Date.now() - started,
+        ...outcome,
+        booksToAnalyze: outcome.booksToAnalyze.length,
+        booksToHash: outcome.booksToHash.length,
+      },
+      'Library scanned',
+    );
+    return outcome;
+  }
+
+  /**
+   * HashBook (engine.md §5.1): stores the file hash of a live book. Returns false when the book is gone
+   * or its file cannot be read.
+   */
+  async hashBook(bookId: string): Promise<boolean> {
+    const book = await this.d.books.find(bookId);
+    if (!book || book.deletedDate) return false;
+    let hash: string;
+    try {
+      hash = await this.d.hashFile(fileURLToPath(book.url));
+    } catch {
+      return false;
+    }
+    if (hash !== book.fileHash) await this.d.books.setFileHash(bookId, hash, this.now().toISOString());
+    return true;
+  }
+
+  /** §2.8: queue refreshes for new or changed sidecars of live series/books, then store what was seen. */
+  private async sidecars(library: Library, seen: Awaited<ReturnType<typeof scanLibraryFolder>>['sidecars']) {
+    const { d } = this;
+    const tasks: Task[] = [];
+    const stored = await d.sidecars.findByUrls(seen.map((s) => s.url));
+    const [series, books] = await Promise.all([d.series.findByLibrary(library.id), d.books.findByLibrary(library.id)]);
+    const liveSeries = new Map(series.filter((s) => !s.deletedDate).map((s) => [s.url, s.id]));
+    const liveBooks = new Map(books.filter((b) => !b.deletedDate).map((b) => [b.url, b]));
+    for (const s of seen) {
+      const before = stored.get(s.url);
+      if (before && before.lastModified === s.fileLastModified) continue;
+      if (s.source === 'SERIES') {
+        const seriesId = liveSeries.get(s.parentUrl);
+        if (!seriesId) continue;
+        tasks.push(
+          s.type === 'ARTWORK'
+            ? { kind: 'RefreshSeriesLocalArtwork', seriesId }
+            : { kind: 'RefreshSeriesMetadata', seriesId },
+        );
+      } else {
+        const book = liveBooks.get(s.parentUrl);
+        if (!book) continue;
+        tasks.push(
+          s.type === 'ARTWORK'
+            ? { kind: 'RefreshBookLocalArtwork', bookId: book.id }
+            : { kind: 'RefreshBookMetadata', bookId: book.id, seriesId: book.seriesId, capabilities: [] },
+        );
+      }
+    }
+    const seenUrls = new Set(seen.map((s) => s.url));
+    await d.db.transaction().execute(async (tx) => {
+      await d.sidecars.save(
+        seen.map((s) => ({
+          url: s.url,
+          parentUrl: s.parentUrl,
+          libraryId: library.id,
+          lastModified: s.fileLastModified,
+        })),
+        tx,
+      );
+      await d.sidecars.deleteUrls(
+        (await d.sidecars.urlsOfLibrary(library.id, tx)).filter((u) => !seenUrls.has(u)),
+        tx,
+      );
+    });
+    return tasks;
+  }
+}
+
+/** One event per type and target, first occurrence kept. */
+function dedupe(events: QuireEvent[]): QuireEvent[] {
+  const seen = new Set<string>();
+  return events.filter((e) => {
+    const key = `${e.type}:${JSON.stringify(e.data)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,23 @@
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QuireEventPayloads } from '@quire/api';
+import { api } from './client';
+import { taskQueueKey } from './events';
+
+/** The server's task queue (api.md §9.8): only observable through the SSE `TaskQueueStatus` event (admins). */
+export type TaskQueueStatus = QuireEventPayloads['TaskQueueStatus'];
+
+/** The last status the server pushed, or undefined before the first one. Never fetched. */
+export const useTaskQueueStatus = () =>
+  useQuery<TaskQueueStatus>({ queryKey: taskQueueKey, queryFn: skipToken, staleTime: Infinity });
+
+/** Removes every queued task (running ones finish); answers how many were removed. */
+export function useCancelTasks() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<number>('/api/v1/tasks', { method: 'DELETE' }),
+    onSuccess: () => {
+      // The next TaskQueueStatus event brings the truth; until then, show the queue as empty.
+      qc.setQueryData<TaskQueueStatus>(taskQueueKey, { count: 0, countByType: {} });
+    },
+  });
+}
