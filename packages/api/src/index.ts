@@ -9,3 +9,4 @@ export * from './series.js';
 export * from './webpub.js';
 export * from './thumbnails.js';
 export * from './client-settings.js';
+export * from './library-defaults.js';

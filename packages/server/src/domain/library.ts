@@ -1,9 +1,16 @@
 /**
  * Libraries: options with Komga's defaults, the enums the scanner needs, and the small pure rules
- * around them (engine.md §1.2, §1.4, §2.1, §2.3, §2.9). Imports nothing of ours.
+ * around them (engine.md §1.2, §1.4, §2.1, §2.3, §2.9). The defaults are shared with the web client
+ * through `@quire/api/library-defaults`, a file without dependencies.
  */
+import {
+  LIBRARY_OPTION_DEFAULTS,
+  SCAN_INTERVALS,
+  SERIES_COVERS,
+  SUGGESTED_DIRECTORY_EXCLUSIONS,
+} from '@quire/api/library-defaults';
 
-export const SCAN_INTERVALS = ['DISABLED', 'HOURLY', 'EVERY_6H', 'EVERY_12H', 'DAILY', 'WEEKLY'] as const;
+export { SCAN_INTERVALS, SERIES_COVERS, SUGGESTED_DIRECTORY_EXCLUSIONS };
 export type ScanInterval = (typeof SCAN_INTERVALS)[number];
 
 const HOUR = 3_600_000;
@@ -17,7 +24,6 @@ export const SCAN_INTERVAL_MS: Readonly<Record<ScanInterval, number | null>> = {
   WEEKLY: 7 * 24 * HOUR,
 };
 
-export const SERIES_COVERS = ['FIRST', 'FIRST_UNREAD_OR_FIRST', 'FIRST_UNREAD_OR_LAST', 'LAST'] as const;
 export type SeriesCover = (typeof SERIES_COVERS)[number];
 
 /** Every option of a library (§1.2), same names as Komga's `LibraryDto`. */
@@ -61,36 +67,9 @@ export interface Library extends LibraryOptions {
   unavailableDate: Date | null;
 }
 
-/** What the web UIs pre-fill, and what the migration inserted for existing libraries (§1.2). */
-export const SUGGESTED_DIRECTORY_EXCLUSIONS: readonly string[] = ['#recycle', '@eaDir', '@Recycle'];
-
 /** Komga's defaults (§1.2). The API default for exclusions is the empty set. */
 export const DEFAULT_LIBRARY_OPTIONS: Readonly<LibraryOptions> = Object.freeze({
-  importComicInfoBook: true,
-  importComicInfoSeries: true,
-  importComicInfoCollection: true,
-  importComicInfoReadList: true,
-  importComicInfoSeriesAppendVolume: true,
-  importEpubBook: true,
-  importEpubSeries: true,
-  importMylarSeries: true,
-  importLocalArtwork: true,
-  importBarcodeIsbn: true,
-  scanForceModifiedTime: false,
-  scanOnStartup: false,
-  scanInterval: 'EVERY_6H',
-  scanCbx: true,
-  scanPdf: true,
-  scanEpub: true,
-  scanDirectoryExclusions: [],
-  repairExtensions: false,
-  convertToCbz: false,
-  emptyTrashAfterScan: false,
-  seriesCover: 'FIRST',
-  hashFiles: true,
-  hashPages: false,
-  hashKoreader: false,
-  analyzeDimensions: true,
+  ...LIBRARY_OPTION_DEFAULTS,
   oneshotsDirectory: null,
 } satisfies LibraryOptions);
 

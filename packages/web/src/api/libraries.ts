@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DirectoryListingDto, LibraryCreationDto, LibraryDto, LibraryUpdateDto, PathDto } from '@quire/api';
+import {
+  LIBRARY_OPTION_DEFAULTS,
+  SCAN_INTERVALS as ALL_SCAN_INTERVALS,
+  SERIES_COVERS as ALL_SERIES_COVERS,
+  SUGGESTED_DIRECTORY_EXCLUSIONS,
+} from '@quire/api/library-defaults';
 import { api, ApiError } from './client';
 
 /** Libraries (api.md §3.1) and the server's folder browser (§9.6). The DTO types come from @quire/api. */
@@ -8,15 +14,8 @@ export type { DirectoryListingDto, LibraryCreationDto, LibraryDto, LibraryUpdate
 export type ScanInterval = LibraryDto['scanInterval'];
 export type SeriesCover = LibraryDto['seriesCover'];
 
-export const SCAN_INTERVALS: readonly ScanInterval[] = [
-  'DISABLED',
-  'HOURLY',
-  'EVERY_6H',
-  'EVERY_12H',
-  'DAILY',
-  'WEEKLY',
-];
-export const SERIES_COVERS: readonly SeriesCover[] = ['FIRST', 'FIRST_UNREAD_OR_FIRST', 'FIRST_UNREAD_OR_LAST', 'LAST'];
+export const SCAN_INTERVALS: readonly ScanInterval[] = ALL_SCAN_INTERVALS;
+export const SERIES_COVERS: readonly SeriesCover[] = ALL_SERIES_COVERS;
 
 /** Every option of a library: what the add/edit dialog sets besides name, root and the one-shots directory. */
 export type LibraryOptions = Omit<LibraryDto, 'id' | 'name' | 'root' | 'oneshotsDirectory' | 'unavailable'>;
@@ -26,31 +25,8 @@ export type LibraryOptions = Omit<LibraryDto, 'id' | 'name' | 'root' | 'oneshots
  * clients pre-fill.
  */
 export const LIBRARY_DEFAULTS: LibraryOptions = {
-  importComicInfoBook: true,
-  importComicInfoSeries: true,
-  importComicInfoCollection: true,
-  importComicInfoReadList: true,
-  importComicInfoSeriesAppendVolume: true,
-  importEpubBook: true,
-  importEpubSeries: true,
-  importMylarSeries: true,
-  importLocalArtwork: true,
-  importBarcodeIsbn: true,
-  scanForceModifiedTime: false,
-  scanInterval: 'EVERY_6H',
-  scanOnStartup: false,
-  scanCbx: true,
-  scanPdf: true,
-  scanEpub: true,
-  scanDirectoryExclusions: ['#recycle', '@eaDir', '@Recycle'],
-  repairExtensions: false,
-  convertToCbz: false,
-  emptyTrashAfterScan: false,
-  seriesCover: 'FIRST',
-  hashFiles: true,
-  hashPages: false,
-  hashKoreader: false,
-  analyzeDimensions: true,
+  ...LIBRARY_OPTION_DEFAULTS,
+  scanDirectoryExclusions: [...SUGGESTED_DIRECTORY_EXCLUSIONS],
 };
 
 export const libraryKeys = {

@@ -1,0 +1,301 @@
+// Library scan throughput of the BUILT server (run `npm run build` first):
+//   npm run bench:scan -- [--books 2000] [--pages 20] [--per-series 20] [--pool 1,2] [--cpu-prof]
+//                         [--profile-dir DIR] [--timeout 900]
+//
+// Generates --books CBZ files of --pages real JPEG pages (a few distinct sharp-made pages reused, plus a
+// per-book ComicInfo.xml so that no two files are equal) in --per-series books per series folder, then,
+// for each --pool value (the taskPoolSize setting), starts a fresh server on a fresh data dir, claims it,
+// sets taskPoolSize, creates the library (which queues the scan) and measures, from that request:
+//   scan        until every book row exists,
+//   analysis    until every media row is READY,
+//   thumbnails  until every book has a thumbnail_book row,
+// by polling the server's SQLite database read-only, while sampling the server's RSS every 100 ms.
+// Baseline: the time to list every archive's central directory with the server's zip library (yauzl) and
+// no database, sequentially, and with `unzip -l` when installed.
+// Goals: scan + analysis ≤ 3 × the yauzl listing; peak RSS < 250 MB (defined for 2,000 books).
+// --cpu-prof runs the server under `node --cpu-prof` and prints its top self-time functions.
+// Everything lives in one temp folder, deleted at the end (also on failure or Ctrl-C).
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import yauzl from 'yauzl';
+import { makeJpegPages, writeZip } from './support/cbz.mjs';
+import { printProfile } from './support/cpuprofile.mjs';
+import { claim, createLibrary, openDatabase, patchSettings, sampleRss, sleep, startServer } from './support/server.mjs';
+
+const { values: opt } = parseArgs({
+  options: {
+    books: { type: 'string', default: '2000' },
+    pages: { type: 'string', default: '20' },
+    'per-series': { type: 'string', default: '20' },
+    pool: { type: 'string', default: '1,2' },
+    'cpu-prof': { type: 'boolean', default: false },
+    'profile-dir': { type: 'string' },
+    timeout: { type: 'string', default: '900' },
+  },
+});
+const BOOKS = positive(opt.books, '--books');
+const PAGES = positive(opt.pages, '--pages');
+const PER_SERIES = positive(opt['per-series'], '--per-series');
+const POOLS = opt.pool.split(',').map((p) => positive(p, '--pool'));
+const TIMEOUT_MS = positive(opt.timeout, '--timeout') * 1000;
+const CPU_PROF = opt['cpu-prof'] || opt['profile-dir'] !== undefined;
+
+// Pages: 800 × 1200 gaussian noise tinted per page, quality 75: ≈ 80 KiB, compresses like a scanned page.
+const PAGE = { width: 800, height: 1200, quality: 75, noise: 8 };
+const DISTINCT_PAGES = 24; // a book takes PAGES of them, in an order that depends on the book
+const RSS_GOAL_MB = 250;
+const RATIO_GOAL = 3;
+const WRITE_CONCURRENCY = 16;
+
+function positive(s, name) {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${s}`);
+  return n;
+}
+const pad = (n, w = 3) => String(n).padStart(w, '0');
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const rate = (n, ms) => (ms > 0 ? (n / (ms / 1000)).toFixed(0) : '∞');
+const mb = (x) => `${x.toFixed(0)} MB`;
+
+const work = await mkdtemp(join(tmpdir(), 'quire-bench-scan-'));
+let server;
+let cleaning;
+async function cleanup() {
+  cleaning ??= (async () => {
+    await server?.stop().catch(() => undefined);
+    await rm(work, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.once(sig, () => {
+    console.error(`\n${sig}: stopping the server and deleting ${work}`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+try {
+  const root = join(work, 'library');
+  const files = await generate(root);
+  const baseline = await baselines(files);
+  const results = [];
+  for (const pool of POOLS) results.push(await measure(root, pool, baseline));
+  summary(results, baseline);
+} catch (err) {
+  process.exitCode = 1;
+  console.error(err);
+} finally {
+  await cleanup();
+}
+
+/** Writes the library; returns the CBZ paths. */
+async function generate(root) {
+  const t0 = performance.now();
+  const distinct = await makeJpegPages(DISTINCT_PAGES, PAGE);
+  const avgPage = distinct.reduce((n, p) => n + p.data.length, 0) / distinct.length;
+  const jobs = [];
+  for (let b = 0; b < BOOKS; b++) {
+    const s = Math.floor(b / PER_SERIES) + 1;
+    const n = (b % PER_SERIES) + 1;
+    const series = `Bench Series ${pad(s)}`;
+    jobs.push({ b, s, n, series, dir: join(root, series), file: join(root, series, `${series} v${pad(n)}.cbz`) });
+  }
+  for (const dir of new Set(jobs.map((j) => j.dir))) await mkdir(dir, { recursive: true });
+  let bytes = 0;
+  let next = 0;
+  const writer = async () => {
+    while (next < jobs.length) {
+      const { b, n, series, file } = jobs[next++];
+      const entries = [];
+      for (let p = 0; p < PAGES; p++) {
+        // Step 5 is prime to 24: a book's pages are all different when PAGES ≤ DISTINCT_PAGES.
+        const page = distinct[(b * 7 + p * 5) % DISTINCT_PAGES];
+        entries.push({ name: `page-${pad(p + 1)}.jpg`, data: page.data, crc: page.crc });
+      }
+      const comicInfo =
+        `<?xml version="1.0" encoding="utf-8"?>\n<ComicInfo><Series>${series}</Series><Number>${n}</Number>` +
+        `<Title>Book ${b + 1}</Title><PageCount>${PAGES}</PageCount></ComicInfo>\n`;
+      entries.push({ name: 'ComicInfo.xml', data: Buffer.from(comicInfo), deflate: true });
+      const size = await writeZip(file, entries);
+      bytes += size;
+    }
+  };
+  await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, writer));
+  const ms = performance.now() - t0;
+  console.log(
+    `generated ${BOOKS} CBZ × ${PAGES} JPEG pages (${PAGE.width}×${PAGE.height}, ${DISTINCT_PAGES} distinct, ` +
+      `avg ${(avgPage / 1024).toFixed(0)} KiB) in ${Math.ceil(BOOKS / PER_SERIES)} series folders: ` +
+      `${(bytes / 2 ** 30).toFixed(2)} GiB in ${secs(ms)}`,
+  );
+  return jobs.map((j) => j.file);
+}
+
+/** Lists one archive's central directory with yauzl, as the server opens it; returns the entry count. */
+function listWithYauzl(file) {
+  return new Promise((resolve, reject) => {
+    yauzl.open(
+      file,
+      { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
+      (err, zip) => {
+        if (err) return reject(err);
+        let count = 0;
+        zip.on('error', (e) => {
+          zip.close();
+          reject(e);
+        });
+        zip.on('entry', () => {
+          count++;
+          zip.readEntry();
+        });
+        zip.on('end', () => {
+          zip.close();
+          resolve(count);
+        });
+        zip.readEntry();
+      },
+    );
+  });
+}
+
+async function baselines(files) {
+  const run = async () => {
+    const t0 = performance.now();
+    let entries = 0;
+    for (const f of files) entries += await listWithYauzl(f);
+    return { ms: performance.now() - t0, entries };
+  };
+  await run(); // warm-up (JIT); the files are in the page cache since they were just written
+  const runs = [await run(), await run(), await run()].sort((a, b) => a.ms - b.ms);
+  const yauzlMs = runs[1].ms;
+  console.log(
+    `baseline yauzl: central directories of ${files.length} CBZ, sequential, median of 3: ${secs(yauzlMs)} ` +
+      `(${rate(files.length, yauzlMs)} books/s, ${runs[1].entries} entries)`,
+  );
+  let unzipMs = null;
+  if (spawnSync('unzip', ['-v'], { stdio: 'ignore' }).status === 0) {
+    const exec = promisify(execFile);
+    const t0 = performance.now();
+    for (const f of files) await exec('unzip', ['-l', f], { maxBuffer: 16 * 2 ** 20 });
+    unzipMs = performance.now() - t0;
+    console.log(
+      `baseline unzip -l: ${files.length} processes, sequential: ${secs(unzipMs)} (${rate(files.length, unzipMs)} books/s)`,
+    );
+  } else {
+    console.log('baseline unzip -l: unzip not installed, skipped');
+  }
+  return { yauzlMs, unzipMs };
+}
+
+/** One server run with `taskPoolSize = pool`. */
+async function measure(root, pool, baseline) {
+  const dataDir = join(work, `data-pool${pool}`);
+  const profDir = opt['profile-dir'] ?? join(work, `profile-pool${pool}`);
+  await mkdir(dataDir, { recursive: true });
+  if (CPU_PROF) await mkdir(profDir, { recursive: true });
+  const before = CPU_PROF ? new Set(await readdir(profDir)) : new Set();
+  console.log(`\n— taskPoolSize ${pool}${CPU_PROF ? ' (node --cpu-prof)' : ''} —`);
+  server = await startServer({
+    dataDir,
+    nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+  });
+  const db = openDatabase(dataDir);
+  let rss;
+  try {
+    const authorization = await claim(server.base);
+    if (pool !== 1) await patchSettings(server.base, authorization, { taskPoolSize: pool });
+    const q = {
+      books: db.prepare('select count(*) from book').pluck(),
+      ready: db.prepare("select count(*) from media where status = 'READY'").pluck(),
+      failed: db.prepare("select count(*) from media where status in ('ERROR', 'UNSUPPORTED')").pluck(),
+      failures: db.prepare("select status, comment from media where status in ('ERROR', 'UNSUPPORTED') limit 3"),
+      thumbs: db.prepare('select count(distinct book_id) from thumbnail_book').pluck(),
+      tasks: db.prepare('select kind, count(*) n from task group by kind order by n desc'),
+    };
+    rss = sampleRss(server.pid, 100);
+    const phases = [
+      { name: 'scan', what: 'every book row exists', count: q.books },
+      { name: 'analysis', what: 'every media READY', count: q.ready },
+      { name: 'thumbnails', what: 'every book has a thumbnail', count: q.thumbs },
+    ];
+    const t0 = performance.now();
+    await createLibrary(server.base, authorization, { name: 'Bench', root });
+    let lastLog = t0;
+    for (;;) {
+      const now = performance.now() - t0;
+      for (const p of phases) {
+        if (p.doneAt !== undefined) continue;
+        const n = p.count.get();
+        if (n > 0 && p.firstAt === undefined) p.firstAt = now;
+        if (n >= BOOKS) {
+          p.doneAt = now;
+          p.peakMb = rss.mark();
+        }
+      }
+      if (phases.every((p) => p.doneAt !== undefined)) break;
+      if (q.failed.get() > 0) throw new Error(`analysis failed: ${JSON.stringify(q.failures.all())}`);
+      if (now > TIMEOUT_MS) {
+        throw new Error(`timeout after ${secs(now)}: ${phases.map((p) => `${p.name} ${p.count.get()}`).join(', ')}`);
+      }
+      if (performance.now() - lastLog > 10_000) {
+        lastLog = performance.now();
+        const progress = phases.map((p) => `${p.name} ${p.count.get()}/${BOOKS}`).join(', ');
+        console.log(`  … ${secs(now)}: ${progress}, RSS ${mb(rss.peak)} peak`);
+      }
+      await sleep(50);
+    }
+    const left = q.tasks.all();
+    const { peak, hwm, samples } = await rss.stop();
+    rss = undefined;
+
+    console.log('  phase        first at    done at   phase time   books/s (phase)   books/s (from start)   peak RSS');
+    let prev = 0;
+    for (const p of phases) {
+      const phaseMs = p.doneAt - prev;
+      console.log(
+        `  ${p.name.padEnd(11)} ${secs(p.firstAt).padStart(9)} ${secs(p.doneAt).padStart(10)} ${secs(phaseMs).padStart(12)}` +
+          `   ${rate(BOOKS, phaseMs).padStart(15)}   ${rate(BOOKS, p.doneAt).padStart(20)}   ${mb(p.peakMb).padStart(8)}`,
+      );
+      prev = p.doneAt;
+    }
+    const scanAnalysisMs = phases[1].doneAt;
+    const ratio = scanAnalysisMs / baseline.yauzlMs;
+    console.log(`  peak RSS ${mb(peak)} (${samples} samples every 100 ms; kernel VmHWM ${mb(hwm)})`);
+    console.log(
+      `  scan + analysis ${secs(scanAnalysisMs)} = ${ratio.toFixed(1)} × yauzl listing` +
+        (baseline.unzipMs ? `, ${(scanAnalysisMs / baseline.unzipMs).toFixed(2)} × unzip -l` : ''),
+    );
+    console.log(
+      `  tasks still queued at the end: ${left.length ? left.map((t) => `${t.kind} ${t.n}`).join(', ') : 'none'}`,
+    );
+    return { pool, phases, scanAnalysisMs, ratio, peak, hwm };
+  } finally {
+    await rss?.stop();
+    db.close();
+    await server.stop();
+    server = undefined;
+    if (CPU_PROF) {
+      const profiles = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
+      for (const f of profiles) await printProfile(join(profDir, f), 25, (l) => console.log(`  ${l}`));
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function summary(results, baseline) {
+  const pf = (ok) => (ok ? 'PASS' : 'FAIL');
+  const rssNote = BOOKS === 2000 ? '' : ' (goal defined for 2,000 books)';
+  console.log(`\nsummary: ${BOOKS} books × ${PAGES} pages; yauzl listing baseline ${secs(baseline.yauzlMs)}`);
+  for (const r of results) {
+    console.log(
+      `  taskPoolSize ${r.pool}: scan ${secs(r.phases[0].doneAt)}, +analysis ${secs(r.phases[1].doneAt)}, ` +
+        `+thumbnails ${secs(r.phases[2].doneAt)}; peak RSS ${mb(r.peak)}`,
+    );
+    console.log(
+      `    goal scan + analysis ≤ ${RATIO_GOAL} × listing: ${r.ratio.toFixed(1)} × → ${pf(r.ratio <= RATIO_GOAL)}`,
+    );
+    console.log(`    goal peak RSS < ${RSS_GOAL_MB} MB: ${mb(r.peak)} → ${pf(r.peak < RSS_GOAL_MB)}${rssNote}`);
+  }
+}

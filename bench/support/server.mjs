@@ -1,0 +1,168 @@
+// Shared by the benchmarks: start the BUILT server (packages/server/dist/main.js, run `npm run build`
+// first) on a free port with its own data dir, claim it, create libraries, read its database read-only,
+// sample its memory. No hook in production code: only the HTTP API, the database file and /proc.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+
+export const SERVER_MAIN = resolve(import.meta.dirname, '../../packages/server/dist/main.js');
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A TCP port free right now on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Spawns the built server and waits for /actuator/health. `nodeArgs` go before the script (e.g.
+ * `--cpu-prof`). Returns `{ child, pid, base, port, dataDir, stop() }`; `stop()` sends SIGTERM (the server
+ * then exits cleanly, which also writes a CPU profile) and waits for the exit, SIGKILL after `killAfterMs`.
+ */
+export async function startServer({ dataDir, port, nodeArgs = [], env = {}, startTimeoutMs = 30_000 }) {
+  port ??= await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
+    env: {
+      ...process.env,
+      QUIRE_PORT: String(port),
+      QUIRE_HOST: '127.0.0.1',
+      QUIRE_DATA_DIR: dataDir,
+      QUIRE_LOG_STDOUT: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  let exitCode;
+  const exited = new Promise((r) =>
+    child.once('exit', (code, signal) => {
+      exitCode = code ?? signal;
+      r();
+    }),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async (killAfterMs = 15_000) => {
+    if (exitCode === undefined) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  const started = Date.now();
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`server exited (${exitCode}) during start-up:\n${stderr}`);
+    try {
+      if ((await fetch(`${base}/actuator/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() - started > startTimeoutMs) {
+      await stop();
+      throw new Error('server did not start');
+    }
+    await sleep(20);
+  }
+  return { child, pid: child.pid, base, port, dataDir, stop, stderr: () => stderr };
+}
+
+/** Claims a fresh server (POST /api/v1/claim); returns the Basic `authorization` header value. */
+export async function claim(base, email = 'bench@example.org', password = 'bench-secret') {
+  const res = await fetch(`${base}/api/v1/claim`, {
+    method: 'POST',
+    headers: { 'X-Komga-Email': email, 'X-Komga-Password': password },
+  });
+  if (!res.ok) throw new Error(`claim: ${res.status} ${await res.text()}`);
+  return `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
+}
+
+async function call(base, authorization, method, path, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+/** PATCH /api/v1/settings (e.g. `{ taskPoolSize: 2 }`). */
+export const patchSettings = (base, authorization, patch) =>
+  call(base, authorization, 'PATCH', '/api/v1/settings', patch);
+
+/** POST /api/v1/libraries `{ name, root, ... }`, which queues a scan; returns the library DTO. */
+export const createLibrary = (base, authorization, library) =>
+  call(base, authorization, 'POST', '/api/v1/libraries', library);
+
+/** A session cookie (`name=value`), so that each request does not pay for Basic (argon2) authentication. */
+export async function sessionCookie(base, authorization) {
+  const me = await fetch(`${base}/api/v2/users/me`, { headers: { authorization } });
+  const cookie = me.headers.get('set-cookie')?.split(';')[0];
+  if (!cookie) throw new Error('no session cookie');
+  return cookie;
+}
+
+/** The server's SQLite database, opened read-only (WAL: never blocks the server's writes). */
+export function openDatabase(dataDir) {
+  return new Database(join(dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
+}
+
+/** RSS and peak RSS (VmHWM) of a process, in MiB. */
+export async function memoryMb(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+/**
+ * Samples a process's RSS every `intervalMs`. `peak` is the highest sample so far, `hwm` the kernel's own
+ * high-water mark (VmHWM) at the last sample; `mark()` returns the peak since the previous `mark()`.
+ */
+export function sampleRss(pid, intervalMs = 100) {
+  const s = { peak: 0, hwm: 0, last: 0, samples: 0, window: 0 };
+  const tick = async () => {
+    try {
+      const { rss, hwm } = await memoryMb(pid);
+      s.last = rss;
+      s.hwm = hwm;
+      s.samples++;
+      s.peak = Math.max(s.peak, rss);
+      s.window = Math.max(s.window, rss);
+    } catch {
+      /* process gone */
+    }
+  };
+  void tick();
+  const timer = setInterval(tick, intervalMs);
+  return {
+    get peak() {
+      return s.peak;
+    },
+    get hwm() {
+      return s.hwm;
+    },
+    get samples() {
+      return s.samples;
+    },
+    mark() {
+      const w = s.window;
+      s.window = s.last;
+      return w;
+    },
+    async stop() {
+      clearInterval(timer);
+      await tick();
+      return { peak: s.peak, hwm: s.hwm, samples: s.samples };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Komga's defaults for a new library (engine.md §1.2), shared by the server and the web client. This file
+ * imports nothing, so the web client can import it (`@quire/api/library-defaults`) without TypeBox.
+ */
+export const SCAN_INTERVALS = ['DISABLED', 'HOURLY', 'EVERY_6H', 'EVERY_12H', 'DAILY', 'WEEKLY'] as const;
+export const SERIES_COVERS = ['FIRST', 'FIRST_UNREAD_OR_FIRST', 'FIRST_UNREAD_OR_LAST', 'LAST'] as const;
+
+/** What Komga's web clients pre-fill, and what its migration inserted for existing libraries. */
+export const SUGGESTED_DIRECTORY_EXCLUSIONS: readonly string[] = ['#recycle', '@eaDir', '@Recycle'];
+
+export const LIBRARY_OPTION_DEFAULTS = {
+  importComicInfoBook: true,
+  importComicInfoSeries: true,
+  importComicInfoCollection: true,
+  importComicInfoReadList: true,
+  importComicInfoSeriesAppendVolume: true,
+  importEpubBook: true,
+  importEpubSeries: true,
+  importMylarSeries: true,
+  importLocalArtwork: true,
+  importBarcodeIsbn: true,
+  scanForceModifiedTime: false,
+  scanOnStartup: false,
+  scanInterval: 'EVERY_6H' as (typeof SCAN_INTERVALS)[number],
+  scanCbx: true,
+  scanPdf: true,
+  scanEpub: true,
+  // The API default is the empty set; web clients pre-fill SUGGESTED_DIRECTORY_EXCLUSIONS.
+  scanDirectoryExclusions: [] as string[],
+  repairExtensions: false,
+  convertToCbz: false,
+  emptyTrashAfterScan: false,
+  seriesCover: 'FIRST' as (typeof SERIES_COVERS)[number],
+  hashFiles: true,
+  hashPages: false,
+  hashKoreader: false,
+  analyzeDimensions: true,
+};
