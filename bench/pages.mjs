@@ -2,25 +2,20 @@
 // pages, analysed by the server itself) against the same JPEG files served as plain static files by a tiny
 // fastify + @fastify/static server inside this bench process (no hook in production code). Both run with
 // autocannon, 64 connections, ~10 s each. Run `npm run build` first.
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import sharp from 'sharp';
-import { Uint8ArrayWriter, Uint8ArrayReader, ZipWriter, configure } from '@zip.js/zip.js';
+import { writeZip } from './support/cbz.mjs';
+import { claim, createLibrary, openDatabase, sessionCookie, sleep, startServer } from './support/server.mjs';
 
-configure({ useWebWorkers: false });
 const BOOKS = 8;
 const PAGES = 12;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
-const PORT = 26700;
-const main = resolve(import.meta.dirname, '../packages/server/dist/main.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const work = await mkdtemp(join(tmpdir(), 'quire-bench-pages-'));
 const root = join(work, 'library');
@@ -34,7 +29,7 @@ console.log(`generating ${BOOKS} CBZ × ${PAGES} JPEG pages…`);
 let pageBytes = 0;
 const pageUrls = [];
 for (let b = 0; b < BOOKS; b++) {
-  const zip = new ZipWriter(new Uint8ArrayWriter(), { level: 0 });
+  const entries = [];
   for (let p = 0; p < PAGES; p++) {
     const jpeg = await sharp({
       create: {
@@ -49,55 +44,26 @@ for (let b = 0; b < BOOKS; b++) {
       .toBuffer();
     pageBytes += jpeg.length;
     const name = `page-${String(p + 1).padStart(3, '0')}.jpg`;
-    await zip.add(name, new Uint8ArrayReader(jpeg));
+    entries.push({ name, data: jpeg });
     await writeFile(join(staticDir, `b${b}-${name}`), jpeg);
   }
-  await writeFile(join(root, 'Bench Series', `Book ${b + 1}.cbz`), await zip.close());
+  await writeZip(join(root, 'Bench Series', `Book ${b + 1}.cbz`), entries);
 }
 console.log(`average page: ${(pageBytes / BOOKS / PAGES / 1024).toFixed(0)} KiB`);
 
-const child = spawn(process.execPath, [main], {
-  env: {
-    ...process.env,
-    QUIRE_PORT: String(PORT),
-    QUIRE_HOST: '127.0.0.1',
-    QUIRE_DATA_DIR: dataDir,
-    QUIRE_LOG_STDOUT: 'false',
-  },
-  stdio: 'ignore',
-});
-const base = `http://127.0.0.1:${PORT}`;
+let server;
 try {
-  for (let t = Date.now(); ;) {
-    try {
-      if ((await fetch(`${base}/actuator/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() - t > 30_000) throw new Error('server did not start');
-    await sleep(20);
-  }
-  const email = 'bench@example.org';
-  const password = 'bench-secret';
-  const claimed = await fetch(`${base}/api/v1/claim`, {
-    method: 'POST',
-    headers: { 'X-Komga-Email': email, 'X-Komga-Password': password },
-  });
-  if (!claimed.ok) throw new Error(`claim: ${claimed.status}`);
-  const authorization = `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
-  const created = await fetch(`${base}/api/v1/libraries`, {
-    method: 'POST',
-    headers: { authorization, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench', root }),
-  });
-  if (!created.ok) throw new Error(`library: ${created.status} ${await created.text()}`);
+  server = await startServer({ dataDir });
+  const base = server.base;
+  const authorization = await claim(base);
+  await createLibrary(base, authorization, { name: 'Bench', root });
 
   // Wait until the scan added every book and analysis made them READY (read from the database, read-only).
   const started = Date.now();
   let ready = [];
   for (;;) {
     try {
-      const db = new Database(join(dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
+      const db = openDatabase(dataDir);
       ready = db
         .prepare("select b.id, m.page_count from book b join media m on m.book_id = b.id where m.status = 'READY'")
         .all();
@@ -114,9 +80,7 @@ try {
     for (let p = 1; p <= page_count; p++) pageUrls.push(`/api/v1/books/${id}/pages/${p}`);
 
   // A session cookie, so that each request does not pay for Basic (argon2) authentication.
-  const me = await fetch(`${base}/api/v2/users/me`, { headers: { authorization } });
-  const cookie = me.headers.get('set-cookie')?.split(';')[0];
-  if (!cookie) throw new Error('no session cookie');
+  const cookie = await sessionCookie(base, authorization);
 
   const run = (url, paths, headers = {}) =>
     new Promise((resolvePromise, reject) => {
@@ -138,15 +102,15 @@ try {
   await run(base, pageUrls, { cookie }).catch(() => undefined);
   const quire = await run(base, pageUrls, { cookie });
 
-  const server = Fastify();
-  await server.register(fastifyStatic, { root: staticDir });
-  const staticUrl = await server.listen({ port: PORT + 1, host: '127.0.0.1' });
+  const plainServer = Fastify();
+  await plainServer.register(fastifyStatic, { root: staticDir });
+  const staticUrl = await plainServer.listen({ port: 0, host: '127.0.0.1' });
   const staticPaths = [];
   for (let b = 0; b < BOOKS; b++)
     for (let p = 1; p <= PAGES; p++) staticPaths.push(`/b${b}-page-${String(p).padStart(3, '0')}.jpg`);
   await run(staticUrl, staticPaths).catch(() => undefined);
   const plain = await run(staticUrl, staticPaths);
-  await server.close();
+  await plainServer.close();
 
   const line = (name, r) =>
     `${name.padEnd(28)} ${r.requests.average.toFixed(0).padStart(7)} pages/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   errors ${r.errors + r.non2xx}`;
@@ -155,8 +119,6 @@ try {
   console.log(line('static files (baseline)', plain));
   console.log(`ratio Quire / static: ${(quire.requests.average / plain.requests.average).toFixed(2)}`);
 } finally {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
+  await server?.stop();
   await rm(work, { recursive: true, force: true });
 }

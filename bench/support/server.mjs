@@ -124,6 +124,14 @@ export async function memoryMb(pid) {
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in seconds (Linux, USER_HZ = 100). */
+export async function cpuSeconds(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which is in parentheses and may hold spaces); utime, stime are 14, 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
  * Samples a process's RSS every `intervalMs`. `peak` is the highest sample so far, `hwm` the kernel's own
  * high-water mark (VmHWM) at the last sample; `mark()` returns the peak since the previous `mark()`.
@@ -150,6 +158,9 @@ export function sampleRss(pid, intervalMs = 100) {
     },
     get hwm() {
       return s.hwm;
+    },
+    get last() {
+      return s.last;
     },
     get samples() {
       return s.samples;

@@ -186,7 +186,13 @@ describe('libraries: add through the folder browser, scan, analysis, pages, acti
     expect(posterResponse?.status()).toBe(200);
     expect(posterResponse?.headers()['content-type']).toMatch(/^image\/jpeg/);
     await page.waitForFunction(() => document.images[0]?.complete);
-    expect(await page.evaluate(() => document.images[0]!.naturalWidth)).toBeGreaterThan(0);
+    const [width, height] = await page.evaluate(() => [
+      document.images[0]!.naturalWidth,
+      document.images[0]!.naturalHeight,
+    ]);
+    expect(width).toBeGreaterThan(0);
+    // Made from the first page: same proportions.
+    expect(width! / height!).toBeCloseTo(BOOKS['Beta 001.cbz']!.firstPageWidth / 180, 1);
   });
 
   it('queues a scan from the library actions menu', async () => {

@@ -8,7 +8,10 @@ export interface TaskQueueStatusOptions {
   logger: TaskLogger;
   /** Komga sends the status every 10 s, even when the queue is empty (api.md §6). */
   intervalMs?: number;
-  /** After a change made through the queue, the status follows within this delay (at most one per delay). */
+  /**
+   * After a change made through the queue the status goes out at once, then at most once per this delay
+   * (a trailing one carries the latest counts), so a short burst of work is still seen by the client.
+   */
   debounceMs?: number;
   /** When given and false, nobody is listening: skip the count query. */
   hasListeners?: () => boolean;
@@ -38,12 +41,23 @@ export function startTaskQueueStatus(opts: TaskQueueStatusOptions): () => void {
 
   const ticker = setInterval(() => void emit(), intervalMs);
   ticker.unref();
+  let trailing = false;
   const unsubscribe = queue.onChange(() => {
-    if (pending || stopped) return;
-    pending = setTimeout(() => {
+    if (stopped) return;
+    if (pending) {
+      trailing = true;
+      return;
+    }
+    void emit();
+    const closeWindow = () => {
       pending = undefined;
+      if (!trailing) return;
+      trailing = false;
       void emit();
-    }, debounceMs);
+      pending = setTimeout(closeWindow, debounceMs);
+      pending.unref();
+    };
+    pending = setTimeout(closeWindow, debounceMs);
     pending.unref();
   });
 

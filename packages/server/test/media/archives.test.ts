@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,8 +16,9 @@ import { closeSevenZipWorkers, readerFor, zipReader } from '../../src/media/arch
 import { detectBuffer, detectFile } from '../../src/media/detect.js';
 import { isJunk, pagesOf } from '../../src/media/pages.js';
 import { MediaError, type ContainerEntry } from '../../src/media/types.js';
+import { fixture as realFixture } from '../support/fixtures.js';
 
-const DIR = '/work/shared/fixtures/real/archives';
+const DIR = realFixture('archives');
 const fixture = (name: string) => join(DIR, name);
 
 const ZIP = 'application/zip';
@@ -301,12 +311,39 @@ describe('archive readers', () => {
   });
 });
 
+describe('archives reached through symbolic links', () => {
+  // Libraries are often symlinked into place; 7-Zip's view of the host does not follow links by itself.
+  it.each([
+    '7zip.7z',
+    'Captain Science #001.cb7',
+    'Captain Science #001.cbz',
+    'rar5.rar',
+    'Captain Science #001-cix.cbt',
+  ])('reads %s through a symlinked folder', async (name) => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-symlink-'));
+    try {
+      const real = realpathSync(DIR);
+      symlinkSync(real, join(dir, 'linked'));
+      const file = join(dir, 'linked', name);
+      const type = await detectFile(file);
+      const reader = readerFor(type)!;
+      const entries = await reader.entries(file, { dimensions: false });
+      const pages = entries.filter((e) => e.mediaType?.startsWith('image/'));
+      expect(pages.length).toBeGreaterThan(0);
+      const bytes = await reader.read(file, pages[0]!.name);
+      expect(bytes.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('detect', () => {
   it('names containers as Komga does', async () => {
-    const epubDir = '/work/shared/fixtures/real/epub';
+    const epubDir = realFixture('epub');
     expect(await detectFile(join(epubDir, 'epub3.epub'))).toBe('application/epub+zip');
     expect(await detectFile(join(epubDir, 'zip-as-epub.epub'))).toBe('application/zip');
-    expect(await detectFile('/work/shared/fixtures/real/pdf/komga.pdf')).toBe('application/pdf');
+    expect(await detectFile(realFixture('pdf/komga.pdf'))).toBe('application/pdf');
     expect(readerFor('application/pdf')).toBeUndefined();
   });
 

@@ -45,6 +45,30 @@ describe('TaskQueueStatus broadcaster', () => {
     expect(seen.length).toBe(after);
   });
 
+  it('sends the first change at once and the last counts of a burst once the window closes', async () => {
+    const events = createEventBus();
+    const seen: EventOf<'TaskQueueStatus'>['data'][] = [];
+    events.subscribe((e) => {
+      if (e.type === 'TaskQueueStatus') seen.push(e.data);
+    });
+    const stop = startTaskQueueStatus({
+      queue,
+      events,
+      logger: recordingLogger().logger,
+      intervalMs: 60_000,
+      debounceMs: 300,
+    });
+    await queue.submit([{ kind: 'ScanLibrary', libraryId: 'L', deep: false }]);
+    // Well before the 300 ms window: a burst of work shorter than the window is still seen.
+    await waitFor(() => seen.length === 1, 'the leading status', 100);
+    await queue.submit([{ kind: 'AnalyzeBook', bookId: 'b1', seriesId: 's' }]);
+    await queue.submit([{ kind: 'AnalyzeBook', bookId: 'b2', seriesId: 's' }]);
+    expect(seen).toHaveLength(1);
+    await waitFor(() => seen.length === 2, 'the trailing status', 1_000);
+    expect(seen.at(-1)).toEqual({ count: 3, countByType: { AnalyzeBook: 2, ScanLibrary: 1 } });
+    stop();
+  });
+
   it('skips the query while nobody listens', async () => {
     const events = createEventBus();
     let emitted = 0;

@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
@@ -130,6 +132,20 @@ function failure(stderr: string, what: string): MediaError {
   return new MediaError('ERR_1008', `${what}: ${line || 'unreadable archive'}`);
 }
 
+/**
+ * The file's real path: 7-Zip sees the host through Emscripten's NODEFS mount, which does not follow
+ * symbolic links, so a library reached through a symlink must be resolved first.
+ */
+const hostPath = (file: string) => realpath(file).catch(() => resolve(file));
+
+const hostPathSync = (file: string) => {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+};
+
 export interface SevenZipItem {
   name: string;
   size: number | null;
@@ -139,7 +155,7 @@ export interface SevenZipItem {
 
 /** Lists an archive 7-Zip can open (any format), without reading entry data. */
 export async function sevenZipList(file: string): Promise<SevenZipItem[]> {
-  const r = await run({ op: 'list', file: resolve(file) });
+  const r = await run({ op: 'list', file: await hostPath(file) });
   if (r.rc !== 0) throw failure(r.stderr, 'Cannot list archive');
   const items: SevenZipItem[] = [];
   for (const block of (r.stdout ?? '').split(/\r?\n\r?\n/)) {
@@ -164,7 +180,7 @@ export async function sevenZipList(file: string): Promise<SevenZipItem[]> {
 
 /** One entry's bytes (the first `max` only, when given). */
 export async function sevenZipExtract(file: string, entry: string, max?: number): Promise<Buffer> {
-  const r = await run({ op: 'extract', file: resolve(file), entry, ...(max ? { max } : {}) });
+  const r = await run({ op: 'extract', file: await hostPath(file), entry, ...(max ? { max } : {}) });
   if (r.rc !== 0) throw failure(r.stderr, `Cannot read entry ${entry}`);
   if (r.found === false) throw new MediaError('ERR_1005', `Entry not found: ${entry}`);
   return Buffer.from(r.data!.buffer, r.data!.byteOffset, r.data!.byteLength);
@@ -183,7 +199,7 @@ export function sevenZipStream(file: string): Readable {
     },
   });
   worker
-    .run({ id: 1, op: 'stream', file: resolve(file) }, (data) =>
+    .run({ id: 1, op: 'stream', file: hostPathSync(file) }, (data) =>
       out.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength)),
     )
     .then((r) => {
@@ -207,7 +223,12 @@ export const sevenZipReader: ContainerReader = {
     if (items.some((i) => i.encrypted)) throw new MediaError('ERR_1002', 'Encrypted 7z archive not supported');
     const files = items.filter((i) => !i.directory);
     // One pass over the archive (7z is usually solid): the first bytes of every file, in archive order.
-    const r = await run({ op: 'heads', file: resolve(file), sizes: files.map((f) => f.size ?? 0), max: HEAD_BYTES });
+    const r = await run({
+      op: 'heads',
+      file: await hostPath(file),
+      sizes: files.map((f) => f.size ?? 0),
+      max: HEAD_BYTES,
+    });
     if (r.rc !== 0) throw failure(r.stderr, 'Cannot read entries');
     const heads = r.heads ?? [];
     const entries: ContainerEntry[] = [];
