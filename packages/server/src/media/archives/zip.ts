@@ -1,6 +1,8 @@
+import { close as fsClose, open as fsOpen, read as fsRead } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { MediaTypes } from '../detect.js';
+import { MediaTypes, SNIFF_BYTES } from '../detect.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
@@ -27,16 +29,30 @@ interface ZipItem {
   entry: Entry;
 }
 
-function openZip(file: string): Promise<ZipFile> {
+/** An open ZIP and its file descriptor (owned by yauzl: `zip.close()` closes it). */
+interface OpenZip {
+  zip: ZipFile;
+  fd: number;
+}
+
+function openZip(file: string): Promise<OpenZip> {
   return new Promise((resolve, reject) => {
-    yauzl.open(
-      file,
-      { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
-      (err, zip) => {
-        if (err) reject(err);
-        else resolve(zip);
-      },
-    );
+    fsOpen(file, 'r', (openErr, fd) => {
+      if (openErr) {
+        reject(openErr);
+        return;
+      }
+      yauzl.fromFd(
+        fd,
+        { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
+        (err, zip) => {
+          if (err) {
+            fsClose(fd, () => undefined);
+            reject(err);
+          } else resolve({ zip, fd });
+        },
+      );
+    });
   });
 }
 
@@ -64,12 +80,13 @@ function toMediaError(e: unknown, what: string): MediaError {
 /** Walks the central directory; `visit` returns false to stop early. Always closes the file. */
 async function withCentralDirectory<T>(
   file: string,
-  visit: (zip: ZipFile, item: ZipItem) => Promise<boolean>,
+  visit: (zip: ZipFile, item: ZipItem, fd: number) => Promise<boolean>,
   done: () => T,
 ): Promise<T> {
   let zip: ZipFile;
+  let fd: number;
   try {
-    zip = await openZip(file);
+    ({ zip, fd } = await openZip(file));
   } catch (e) {
     throw toMediaError(e, 'Cannot open ZIP');
   }
@@ -85,7 +102,7 @@ async function withCentralDirectory<T>(
       zip.on('error', finish);
       zip.on('end', () => finish());
       zip.on('entry', (entry: Entry) => {
-        visit(zip, { name: entryName(entry), entry }).then(
+        visit(zip, { name: entryName(entry), entry }, fd).then(
           (more) => (more ? zip.readEntry() : finish()),
           (err: unknown) => finish(err),
         );
@@ -123,6 +140,94 @@ async function readWithYauzl(zip: ZipFile, entry: Entry, max?: number): Promise<
   });
 }
 
+/** Up to `length` bytes of the file at `position` (fewer only at end of file). */
+function readAt(fd: number, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(Math.max(0, length));
+  return new Promise((resolve, reject) => {
+    const step = (filled: number) => {
+      if (filled >= buffer.length) {
+        resolve(buffer);
+        return;
+      }
+      fsRead(fd, buffer, filled, buffer.length - filled, position + filled, (err, n) => {
+        if (err) reject(err);
+        else if (n === 0) resolve(buffer.subarray(0, filled));
+        else step(filled + n);
+      });
+    };
+    step(0);
+  });
+}
+
+const LOCAL_HEADER_SIZE = 30;
+/** Room for a local extra field longer than the central one (Zip64, timestamps…) so one read usually does. */
+const LOCAL_EXTRA_SLACK = 256;
+
+/**
+ * The first `max` bytes of a Stored or Deflate entry, read straight from the file: one positional read
+ * covers the local header and the start of the data (a second one only if the local extra field is
+ * unusually long); Deflate data is inflated only as far as needed. Same checks as yauzl's read stream:
+ * local header signature, data within the file, and (Deflate) no more bytes than the declared size, and
+ * exactly that many when the whole entry was inflated.
+ */
+async function readHead(fd: number, zip: ZipFile, entry: Entry, max: number): Promise<Buffer> {
+  const size = entry.uncompressedSize;
+  const compressed = entry.compressedSize;
+  const stored = entry.compressionMethod === 0;
+  const offset = entry.relativeOffsetOfLocalHeader;
+  const available = zip.fileSize - offset;
+  // Deflate: compressed bytes are about as many as the output for images (already compressed).
+  let rawWanted = Math.min(compressed, stored ? max : max + 1024);
+  const guess = LOCAL_HEADER_SIZE + entry.fileNameLength + entry.extraFieldLength + LOCAL_EXTRA_SLACK;
+  let buf = await readAt(fd, offset, Math.min(available, guess + rawWanted));
+  if (buf.length < LOCAL_HEADER_SIZE) throw new Error('unexpected EOF');
+  const signature = buf.readUInt32LE(0);
+  if (signature !== 0x04034b50) throw new Error(`invalid local file header signature: 0x${signature.toString(16)}`);
+  const dataStart = LOCAL_HEADER_SIZE + buf.readUInt16LE(26) + buf.readUInt16LE(28);
+  if (offset + dataStart + compressed > zip.fileSize) {
+    throw new Error(`file data overflows file bounds: ${offset + dataStart} + ${compressed} > ${zip.fileSize}`);
+  }
+  const raw = async (n: number): Promise<Buffer> => {
+    if (buf.length < dataStart + n) {
+      const more = await readAt(fd, offset + buf.length, dataStart + n - buf.length);
+      buf = Buffer.concat([buf, more]);
+      if (buf.length < dataStart + n) throw new Error('unexpected EOF');
+    }
+    return buf.subarray(dataStart, dataStart + n);
+  };
+  if (stored) return Buffer.from(await raw(Math.min(max, compressed)));
+
+  for (;;) {
+    const input = await raw(rawWanted);
+    const whole = rawWanted >= compressed;
+    let out: Buffer;
+    try {
+      out = inflateRawSync(input, {
+        finishFlush: zlibConstants.Z_SYNC_FLUSH,
+        maxOutputLength: Math.max(max * 64, 1 << 20),
+      });
+    } catch (e) {
+      // Highly compressible data would inflate far beyond what is wanted: stream it and stop early.
+      if (e instanceof RangeError) return readWithYauzl(zip, entry, max);
+      throw e;
+    }
+    if (out.length > size)
+      throw new Error(`too many bytes in the stream. expected ${size}. got at least ${out.length}`);
+    if (whole && out.length < size) {
+      throw new Error(`not enough bytes in the stream. expected ${size}. got only ${out.length}`);
+    }
+    if (out.length >= max || whole) return Buffer.from(out.subarray(0, max));
+    rawWanted = Math.min(compressed, rawWanted * 4);
+  }
+}
+
+/** The first `max` bytes of an entry for listing: straight from the file when yauzl could read it. */
+async function readEntryHead(file: string, zip: ZipFile, fd: number, item: ZipItem, max: number): Promise<Buffer> {
+  if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP entry not supported: ${item.name}`);
+  if (YAUZL_METHODS.has(item.entry.compressionMethod)) return readHead(fd, zip, item.entry, max);
+  return sevenZipExtract(file, item.name, max);
+}
+
 async function readEntry(file: string, zip: ZipFile, item: ZipItem, max?: number): Promise<Buffer> {
   if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP entry not supported: ${item.name}`);
   if (YAUZL_METHODS.has(item.entry.compressionMethod)) return readWithYauzl(zip, item.entry, max);
@@ -136,22 +241,35 @@ export const zipReader: ContainerReader = {
     const entries: ContainerEntry[] = [];
     await withCentralDirectory(
       file,
-      async (zip, item) => {
+      async (zip, item, fd) => {
         if (isDirectoryName(item.name) || isJunk(item.name)) return true;
         if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP not supported: ${item.name}`);
-        let head: Buffer | null = null;
-        try {
-          head = item.entry.uncompressedSize === 0 ? Buffer.alloc(0) : await readEntry(file, zip, item, HEAD_BYTES);
-        } catch (e) {
-          // One unreadable entry (bad data, unknown method) is reported with a null type, as Komga does.
-          if (e instanceof MediaError && e.code === 'ERR_1002') throw e;
-          head = null;
+        const size = item.entry.uncompressedSize;
+        const readHeadOrNull = async (max: number): Promise<Buffer | null> => {
+          if (size === 0) return Buffer.alloc(0);
+          try {
+            return await readEntryHead(file, zip, fd, item, max);
+          } catch (e) {
+            // One unreadable entry (bad data, unknown method) is reported with a null type, as Komga does.
+            if (e instanceof MediaError && e.code === 'ERR_1002') throw e;
+            return null;
+          }
+        };
+        // Random access makes short reads cheap: first only what type detection needs (it also holds the
+        // image header of nearly every page), more only when the dimensions are not in it. Entries up to
+        // HEAD_BYTES, and those 7-Zip reads, are read up to HEAD_BYTES at once.
+        const sniffFirst = YAUZL_METHODS.has(item.entry.compressionMethod) && size > HEAD_BYTES;
+        let head = await readHeadOrNull(sniffFirst ? SNIFF_BYTES : HEAD_BYTES);
+        let entry = describeEntry(item.name, size, head, dimensions);
+        const lacksDimensions = () => dimensions && isPage(entry) && entry.width === undefined;
+        if (sniffFirst && lacksDimensions() && head && head.length >= SNIFF_BYTES) {
+          head = await readHeadOrNull(HEAD_BYTES);
+          entry = describeEntry(item.name, size, head, dimensions);
         }
-        let entry = describeEntry(item.name, item.entry.uncompressedSize, head, dimensions);
-        if (dimensions && isPage(entry) && entry.width === undefined && head && head.length >= HEAD_BYTES) {
+        if (lacksDimensions() && head && head.length >= HEAD_BYTES) {
           // The image header lies further in (e.g. a JPEG with a large EXIF block): random access makes
           // reading this one entry whole cheap.
-          entry = describeEntry(item.name, item.entry.uncompressedSize, await readEntry(file, zip, item), dimensions);
+          entry = describeEntry(item.name, size, await readEntry(file, zip, item), dimensions);
         }
         entries.push(entry);
         return true;
