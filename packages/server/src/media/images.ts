@@ -1,5 +1,5 @@
 import { imageSize } from 'image-size';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 
 /** Book poster sizes (server setting `thumbnailSize`, api.md §1.9). */
 export const THUMBNAIL_SIZES = { DEFAULT: 300, MEDIUM: 600, LARGE: 900, XLARGE: 1200 } as const;
@@ -62,9 +62,13 @@ async function encode(pipeline: Sharp, format: OutputFormat, quality: number): P
   }
 }
 
-function open(input: Uint8Array): Sharp {
+/** libvips costs ~25 MB of resident memory once loaded: an idle server that has shown no image doesn't pay it. */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
+
+async function open(input: Uint8Array): Promise<Sharp> {
   // first frame of animations; EXIF orientation applied (Thumbnailator does the same)
-  return sharp(input, { failOn: 'none', animated: false, limitInputPixels: 1 << 28 }).rotate();
+  return (await loadSharp())(input, { failOn: 'none', animated: false, limitInputPixels: 1 << 28 }).rotate();
 }
 
 /**
@@ -94,7 +98,7 @@ export async function makeThumbnail(
       // not recognised by image-size: let sharp try
     }
   }
-  const pipeline = open(input).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true });
+  const pipeline = (await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true });
   return encode(pipeline, format, opts.quality ?? 85);
 }
 
@@ -113,19 +117,19 @@ export async function convertImage(
   sourceMediaType?: string | null,
 ): Promise<EncodedImage | null> {
   if (sharpFormat(sourceMediaType) === to) return null;
-  return encode(open(input), to, 90);
+  return encode(await open(input), to, 90);
 }
 
 /** Any resize request: re-encoded as JPEG, never upscaled. */
-export function resizeToJpeg(input: Uint8Array, maxEdge: number): Promise<EncodedImage> {
-  return encode(open(input).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true }), 'jpeg', 85);
+export async function resizeToJpeg(input: Uint8Array, maxEdge: number): Promise<EncodedImage> {
+  return encode((await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true }), 'jpeg', 85);
 }
 
 /** Encodes raw pixels (e.g. a rendered PDF page) as JPEG. */
-export function encodeRawToJpeg(
+export async function encodeRawToJpeg(
   data: Uint8Array,
   raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
   quality = 90,
 ): Promise<EncodedImage> {
-  return encode(sharp(data, { raw, limitInputPixels: false }), 'jpeg', quality);
+  return encode((await loadSharp())(data, { raw, limitInputPixels: false }), 'jpeg', quality);
 }
