@@ -3,7 +3,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 
-/** A neutral placeholder while a screen loads: a title line and a grid of card-sized blocks. */
+/** The loading skeleton of a screen: a title line and a grid of card-sized blocks. */
 export function PageSkeleton({ cards = 12 }: { cards?: number }) {
   const { t } = useTranslation();
   return (
@@ -18,7 +18,7 @@ export function PageSkeleton({ cards = 12 }: { cards?: number }) {
   );
 }
 
-/** Full-window placeholder used before the shell itself can render (user not loaded yet). */
+/** Full-window loading state shown before the shell itself can render (user not loaded yet). */
 export function FullPageLoader() {
   const { t } = useTranslation();
   return (

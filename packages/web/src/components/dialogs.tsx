@@ -14,8 +14,8 @@ import {
 } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client';
-import { translateServerMessage } from '../../i18n/errorMessage';
+import { ApiError } from '../api/client';
+import { translateServerMessage } from '../i18n/errorMessage';
 
 /** Dialogs take the whole screen below the `sm` breakpoint (phones). */
 export function useFullScreenDialog(): boolean {
@@ -69,6 +69,8 @@ export interface ConfirmDialogProps {
   title: string;
   /** What will happen, in a sentence or two. */
   children: ReactNode;
+  /** Irreversible actions get the error colour (the default); reversible ones the primary colour. */
+  danger?: boolean;
   /** When given, a checkbox with this label must be ticked before the action is enabled. */
   acknowledge?: string;
   confirmLabel: string;
@@ -78,7 +80,7 @@ export interface ConfirmDialogProps {
   onClose: () => void;
 }
 
-/** A destructive action's confirmation (ui.md §12.8): red button, optionally behind a required checkbox. */
+/** The one confirmation dialog (ui.md §12.8): red button for destructive actions, optionally behind a required checkbox. */
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const { t } = useTranslation();
   const fullScreen = useFullScreenDialog();
@@ -114,10 +116,10 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       </DialogContent>
       <DialogActions>
         <Button onClick={close} disabled={props.pending}>
-          {t('account.cancel')}
+          {t('common.cancel')}
         </Button>
         <Button
-          color="error"
+          color={props.danger === false ? 'primary' : 'error'}
           variant="contained"
           onClick={props.onConfirm}
           disabled={props.pending || (!!props.acknowledge && !ticked)}

@@ -7,7 +7,7 @@ import { RoleChips } from '../admin/users/roles';
 import { ApiKeysSection } from './ApiKeysSection';
 import { AuthenticationActivityTable } from './AuthenticationActivityTable';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
-import { useErrorText, useToast } from './dialogs';
+import { useErrorText, useToast } from '../../components/dialogs';
 
 /** My account (ui.md §14): details and password, API keys, own authentication activity. */
 export function AccountPage() {

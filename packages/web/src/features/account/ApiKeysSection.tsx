@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiKeyDto } from '@quire/api';
 import { useApiKeys, useDeleteApiKey } from '../../api/users';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
-import { ConfirmDialog, useDateTimeFormat, useErrorText, useToast } from './dialogs';
+import { ConfirmDialog, useDateTimeFormat, useErrorText, useToast } from '../../components/dialogs';
 
 /** The signed-in user's API keys: list, generate, delete (ui.md §14). */
 export function ApiKeysSection() {

@@ -18,7 +18,7 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
 import { useTranslation } from 'react-i18next';
 import { useMyAuthenticationActivity } from '../../api/users';
-import { useDateTimeFormat, useErrorText } from './dialogs';
+import { useDateTimeFormat, useErrorText } from '../../components/dialogs';
 
 const PAGE_SIZES = [20, 50, 100];
 

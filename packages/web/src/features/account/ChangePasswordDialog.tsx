@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useChangePassword } from '../../api/users';
-import { useErrorText, useFullScreenDialog } from './dialogs';
+import { useErrorText, useFullScreenDialog } from '../../components/dialogs';
 import { validatePasswordForm, type PasswordError } from './password-form';
 
 export interface ChangePasswordDialogProps {

@@ -17,7 +17,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useTranslation } from 'react-i18next';
 import { useCreateApiKey } from '../../api/users';
-import { useErrorText, useFullScreenDialog } from './dialogs';
+import { useErrorText, useFullScreenDialog } from '../../components/dialogs';
 
 export interface CreateApiKeyDialogProps {
   open: boolean;

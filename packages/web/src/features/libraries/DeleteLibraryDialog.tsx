@@ -2,7 +2,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import { Trans, useTranslation } from 'react-i18next';
 import { useDeleteLibrary, type LibraryDto } from '../../api/libraries';
 import { errorText } from '../../i18n/errorMessage';
-import { ConfirmDialog } from '../account/dialogs';
+import { ConfirmDialog } from '../../components/dialogs';
 
 export interface DeleteLibraryDialogProps {
   open: boolean;

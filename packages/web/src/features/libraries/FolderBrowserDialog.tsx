@@ -17,7 +17,7 @@ import DriveFolderUploadIcon from '@mui/icons-material/DriveFolderUpload';
 import { useTranslation } from 'react-i18next';
 import { useDirectoryListing } from '../../api/libraries';
 import { errorText } from '../../i18n/errorMessage';
-import { useFullScreenDialog } from '../account/dialogs';
+import { useFullScreenDialog } from '../../components/dialogs';
 
 export interface FolderBrowserDialogProps {
   open: boolean;

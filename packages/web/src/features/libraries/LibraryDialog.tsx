@@ -39,7 +39,7 @@ import {
   type SeriesCover,
 } from '../../api/libraries';
 import { errorText } from '../../i18n/errorMessage';
-import { useFullScreenDialog } from '../account/dialogs';
+import { useFullScreenDialog } from '../../components/dialogs';
 import { FolderBrowserDialog } from './FolderBrowserDialog';
 import {
   cleanExclusions,

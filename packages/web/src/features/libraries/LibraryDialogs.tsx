@@ -9,9 +9,10 @@ import {
   type LibraryDto,
 } from '../../api/libraries';
 import { ALL_LIBRARIES } from '../../app/preferences';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import DialogContentText from '@mui/material/DialogContentText';
+import { ConfirmDialog } from '../../components/dialogs';
 import { errorText } from '../../i18n/errorMessage';
-import { useToast } from '../account/dialogs';
+import { useToast } from '../../components/dialogs';
 import { DeleteLibraryDialog } from './DeleteLibraryDialog';
 
 const LibraryDialog = lazy(() => import('./LibraryDialog').then((m) => ({ default: m.LibraryDialog })));
@@ -154,13 +155,14 @@ export function LibraryDialogsProvider({ children }: { children: ReactNode }) {
         <ConfirmDialog
           open={confirming.open}
           title={confirmTexts.title}
-          message={confirmTexts.message}
           confirmLabel={confirmTexts.button}
           danger={confirming.action === 'emptyTrash'}
-          busy={confirmMutations[confirming.action].isPending}
+          pending={confirmMutations[confirming.action].isPending}
           onConfirm={runConfirmed}
           onClose={() => setConfirming((c) => c && { ...c, open: false })}
-        />
+        >
+          <DialogContentText>{confirmTexts.message}</DialogContentText>
+        </ConfirmDialog>
       )}
       {toast}
     </LibraryActionsContext.Provider>

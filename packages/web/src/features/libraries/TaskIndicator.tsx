@@ -13,9 +13,10 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useIsAdmin } from '../../api/auth';
 import { useCancelTasks, useTaskQueueStatus } from '../../api/tasks';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import DialogContentText from '@mui/material/DialogContentText';
+import { ConfirmDialog } from '../../components/dialogs';
 import { errorText } from '../../i18n/errorMessage';
-import { useToast } from '../account/dialogs';
+import { useToast } from '../../components/dialogs';
 
 /**
  * Admins see a spinner with the number of pending server tasks while there are any (ui.md §1.3, from the SSE
@@ -95,10 +96,8 @@ export function TaskIndicator() {
       <ConfirmDialog
         open={confirming}
         title={t('libraries.tasks.cancelTitle')}
-        message={t('libraries.tasks.cancelMessage')}
         confirmLabel={t('libraries.tasks.cancelButton')}
-        danger
-        busy={cancel.isPending}
+        pending={cancel.isPending}
         onClose={() => setConfirming(false)}
         onConfirm={() =>
           cancel.mutate(undefined, {
@@ -107,7 +106,9 @@ export function TaskIndicator() {
             onSettled: () => setConfirming(false),
           })
         }
-      />
+      >
+        <DialogContentText>{t('libraries.tasks.cancelMessage')}</DialogContentText>
+      </ConfirmDialog>
       {toast}
     </>
   );

@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useFullScreenDialog } from '../../account/dialogs';
+import { useFullScreenDialog } from '../../../components/dialogs';
 
 export type RegenerateAnswer = 'all' | 'bigger' | 'no';
 

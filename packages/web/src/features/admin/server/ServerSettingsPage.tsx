@@ -10,7 +10,7 @@ import {
   useShutdown,
   useUpdateServerSettings,
 } from '../../../api/settings';
-import { ConfirmDialog, useErrorText, useToast } from '../../account/dialogs';
+import { ConfirmDialog, useErrorText, useToast } from '../../../components/dialogs';
 import { RegenerateThumbnailsDialog, type RegenerateAnswer } from './RegenerateThumbnailsDialog';
 import { ServerSettingsForm } from './ServerSettingsForm';
 import { restartFieldsOf } from './settings-form';

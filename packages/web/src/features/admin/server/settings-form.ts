@@ -33,7 +33,7 @@ export const THUMBNAIL_SIZES: readonly { value: ThumbnailSizeDto; px: number }[]
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
-/** The form edits what is stored in the database; the configuration value is only a placeholder. */
+/** The form edits what is stored in the database; the configuration value is only shown as a hint. */
 export function formOf(s: SettingsDto): ServerSettingsForm {
   return {
     thumbnailSize: s.thumbnailSize,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useCreateUser } from '../../../api/users';
-import { useErrorText, useFullScreenDialog } from '../../account/dialogs';
+import { useErrorText, useFullScreenDialog } from '../../../components/dialogs';
 import { DEFAULT_ROLES, RoleCheckboxes, type Role } from './roles';
 import { validateNewUser, type FieldError } from './user-form';
 

@@ -3,7 +3,7 @@ import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle } from
 import { useTranslation } from 'react-i18next';
 import type { UserDto } from '@quire/api';
 import { useUpdateUser } from '../../../api/users';
-import { useErrorText, useFullScreenDialog } from '../../account/dialogs';
+import { useErrorText, useFullScreenDialog } from '../../../components/dialogs';
 import { isRole, RoleCheckboxes, type Role } from './roles';
 
 export interface EditRolesDialogProps {

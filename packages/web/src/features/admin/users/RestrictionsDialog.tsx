@@ -23,7 +23,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserDto } from '@quire/api';
 import { useLibraries } from '../../../api/libraries';
 import { useUpdateUser } from '../../../api/users';
-import { useErrorText, useFullScreenDialog } from '../../account/dialogs';
+import { useErrorText, useFullScreenDialog } from '../../../components/dialogs';
 import {
   restrictionsFormOf,
   restrictionsUpdate,

@@ -28,7 +28,7 @@ import type { UserDto } from '@quire/api';
 import { useCurrentUser } from '../../../api/auth';
 import { useDeleteUser, useLatestActivity, useUsers } from '../../../api/users';
 import { ChangePasswordDialog } from '../../account/ChangePasswordDialog';
-import { ConfirmDialog, useDateTimeFormat, useErrorText, useToast } from '../../account/dialogs';
+import { ConfirmDialog, useDateTimeFormat, useErrorText, useToast } from '../../../components/dialogs';
 import { AddUserDialog } from './AddUserDialog';
 import { EditRolesDialog } from './EditRolesDialog';
 import { RestrictionsDialog } from './RestrictionsDialog';
