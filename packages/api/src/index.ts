@@ -10,3 +10,8 @@ export * from './webpub.js';
 export * from './thumbnails.js';
 export * from './client-settings.js';
 export * from './library-defaults.js';
+export * from './collections.js';
+export * from './progress.js';
+export * from './referential.js';
+export * from './metadata.js';
+export * from './search.js';

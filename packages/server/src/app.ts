@@ -21,8 +21,10 @@ import { PdfService } from './media/pdf/index.js';
 import { MediaRepository } from './db/repositories/media.js';
 import { BookQueries } from './db/queries/books.js';
 import { SeriesQueries } from './db/queries/series.js';
+import { createBrowse } from './db/queries/browse.js';
 import { BookAnalyzer } from './library/book-analyzer.js';
 import { BookPages } from './library/book-pages.js';
+import { BookConverter } from './library/book-converter.js';
 import { BookHasher } from './library/book-hasher.js';
 import { LibraryRepository } from './db/repositories/libraries.js';
 import { SeriesRepository } from './db/repositories/series.js';
@@ -33,6 +35,16 @@ import { LibraryLifecycle } from './library/library-lifecycle.js';
 import { Trash } from './library/trash.js';
 import { createThumbnails } from './library/thumbnails.js';
 import { hashFile } from './media/hash.js';
+import { createCollections } from './collections/index.js';
+import { ReadProgressRepository } from './db/repositories/read-progress.js';
+import { ThumbnailRepository } from './db/repositories/thumbnails.js';
+import { ReferentialQueries } from './db/queries/referential.js';
+import { ReadProgressService } from './reading/read-progress.js';
+import { FileDeletion } from './library/file-deletion.js';
+import { mediaProfileOf } from './library/book-analyzer.js';
+import { MetadataRepository } from './db/repositories/metadata.js';
+import { MetadataRefresh } from './metadata/metadata-refresh.js';
+import { MetadataEditing } from './metadata/metadata-editing.js';
 
 export interface QuireApp {
   http: FastifyInstance;
@@ -101,6 +113,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     }),
   };
   const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, logger });
+  const collections = createCollections({ db, events, settings, thumbnails, dataDir: config.dataDir, logger });
   // Books: read models, analysis, pages and hashing; one PDF worker pool for the process, closed with the app.
   const pdf = new PdfService();
   const media = new MediaRepository(db);
@@ -110,11 +123,59 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     media,
     analyzer: new BookAnalyzer({ media, pdf, events }),
     pages: new BookPages({ media, pdf }),
-    hasher: new BookHasher({ media }),
+    hasher: new BookHasher({ media, libraries: libraryRepository }),
   };
+  // Metadata: refresh tasks read ComicInfo.xml, OPF, series.json and barcodes; edits come from the API.
+  const metadataRepository = new MetadataRepository(db);
+  const metadataDeps = { metadata: metadataRepository, books: bookRepository, series: seriesRepository, events };
+  const metadataRefresh = new MetadataRefresh({
+    ...metadataDeps,
+    libraries: libraryRepository,
+    media,
+    pdf,
+    lists: collections.metadataLists,
+    logger,
+  });
+  const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }) };
+  // Read progress, referential values, and deleting files on disk (DeleteBook / DeleteSeries tasks).
+  const reading = new ReadProgressService({
+    progress: new ReadProgressRepository(db),
+    events,
+    profileOf: mediaProfileOf,
+  });
+  const fileDeletion = new FileDeletion({
+    db,
+    libraries: libraryRepository,
+    series: seriesRepository,
+    books: bookRepository,
+    thumbnails: new ThumbnailRepository(db),
+    events,
+    logger,
+  });
+  // Lists and search; search documents follow changes in the background, and are brought up to date before a query.
+  const browse = createBrowse(db);
+  events.subscribe(() => browse.search.scheduleRefresh());
+  browse.search.scheduleRefresh();
   const taskPool = createWorkerPool({
     queue: tasks,
-    handlers: createHandlers({ analyzer: books.analyzer, hasher: books.hasher, logger, scanner, trash, thumbnails }),
+    handlers: createHandlers({
+      analyzer: books.analyzer,
+      hasher: books.hasher,
+      converter: new BookConverter({
+        media,
+        books: bookRepository,
+        libraries: libraryRepository,
+        analyzer: books.analyzer,
+        events,
+      }),
+      logger,
+      scanner,
+      trash,
+      thumbnails,
+      deletion: fileDeletion,
+      collections,
+      metadata: metadataRefresh,
+    }),
     size: stored.taskPoolSize,
     logger,
   });
@@ -150,8 +211,13 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     accounts: createAccounts({ db, events, settings, config }),
     tasks,
     clientSettings: new ClientSettingsRepository(db),
+    browse,
     libraries,
     thumbnails,
+    collections,
+    reading,
+    referential: new ReferentialQueries(db),
+    metadata,
     taskPool,
     logger,
     shutdown: () => {
@@ -175,6 +241,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     scheduler.stop();
     stopTaskStatus();
     await taskPool.stop(10_000);
+    await collections.close();
     await pdf.close();
     await database.close();
   });

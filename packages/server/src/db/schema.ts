@@ -269,6 +269,79 @@ export interface ClientSettingUserTable {
   value: string;
 }
 
+export interface CollectionTable extends Dates {
+  id: string;
+  name: string;
+  ordered: Generated<Bool>;
+}
+export interface CollectionSeriesTable {
+  collection_id: string;
+  series_id: string;
+  /** 0-based position. */
+  number: number;
+}
+export interface ReadListTable extends Dates {
+  id: string;
+  name: string;
+  summary: Generated<string>;
+  ordered: Generated<Bool>;
+}
+export interface ReadListBookTable {
+  readlist_id: string;
+  book_id: string;
+  /** 0-based position. */
+  number: number;
+}
+interface UploadedThumbnailColumns extends Dates {
+  id: string;
+  type: string;
+  selected: Generated<Bool>;
+  media_type: string;
+  file_size: Generated<number>;
+  width: Generated<number>;
+  height: Generated<number>;
+}
+export interface ThumbnailCollectionTable extends UploadedThumbnailColumns {
+  collection_id: string;
+}
+export interface ThumbnailReadListTable extends UploadedThumbnailColumns {
+  readlist_id: string;
+}
+/** Sets that lost a member to a series/book deletion, not yet announced (migration 0007). */
+export interface MembershipRemovalTable {
+  kind: 'collection' | 'readlist';
+  owner_id: string;
+}
+
+/** Entities whose search document is out of date (migration 0006; filled by triggers, drained by db/search). */
+export interface SearchPendingTable {
+  kind: 'series' | 'book';
+  id: string;
+}
+/** A series' FTS row and its folded (lower-case, accent-free) title, sort title and folder name. */
+export interface SeriesSearchTable {
+  docid: Generated<number>;
+  series_id: string;
+  title_fold: string;
+  title_sort_fold: string;
+  name_fold: string;
+}
+/** A book's FTS row and its folded title and file name. */
+export interface BookSearchTable {
+  docid: Generated<number>;
+  book_id: string;
+  title_fold: string;
+  name_fold: string;
+}
+/** The caller's progress summed per series (engine.md §13.3), kept by triggers on read_progress. */
+export interface ReadProgressSeriesTable {
+  series_id: string;
+  user_id: string;
+  read_count: number;
+  in_progress_count: number;
+  most_recent_read_date: string;
+}
+
 export interface DB {
   user: UserTable;
   user_role: UserRoleTable;
@@ -304,6 +377,17 @@ export interface DB {
   read_progress: ReadProgressTable;
   client_setting_global: ClientSettingGlobalTable;
   client_setting_user: ClientSettingUserTable;
+  collection: CollectionTable;
+  collection_series: CollectionSeriesTable;
+  readlist: ReadListTable;
+  readlist_book: ReadListBookTable;
+  thumbnail_collection: ThumbnailCollectionTable;
+  thumbnail_readlist: ThumbnailReadListTable;
+  membership_removal: MembershipRemovalTable;
+  search_pending: SearchPendingTable;
+  series_search: SeriesSearchTable;
+  book_search: BookSearchTable;
+  read_progress_series: ReadProgressSeriesTable;
 }
 
 export type { Generated };

@@ -13,13 +13,18 @@ import type { LibraryLifecycle } from '../library/library-lifecycle.js';
 import type { LibraryScanner } from '../library/library-scanner.js';
 import type { Trash } from '../library/trash.js';
 import type { Thumbnails } from '../library/thumbnails.js';
+import type { Collections } from '../collections/index.js';
 
 import type { BookQueries } from '../db/queries/books.js';
+import type { Browse } from '../db/queries/browse.js';
 import type { SeriesQueries } from '../db/queries/series.js';
 import type { MediaRepository } from '../db/repositories/media.js';
 import type { BookAnalyzer } from '../library/book-analyzer.js';
 import type { BookPages } from '../library/book-pages.js';
 import type { BookHasher } from '../library/book-hasher.js';
+import type { ReadProgressService } from '../reading/read-progress.js';
+import type { ReferentialQueries } from '../db/queries/referential.js';
+import type { MetadataEditing } from '../metadata/metadata-editing.js';
 
 /** What route plugins receive from the composition root (main.ts / app.ts). */
 export interface AppDeps {
@@ -32,6 +37,8 @@ export interface AppDeps {
   clientSettings: ClientSettingsRepository;
   /** Book and series posters (library/thumbnails.ts). */
   thumbnails: Thumbnails;
+  /** Collections of series and read lists of books, with their posters. */
+  collections: Collections;
   /** Libraries: their use cases, and the simple reads the library routes need. */
   libraries: {
     repository: LibraryRepository;
@@ -50,6 +57,14 @@ export interface AppDeps {
     pages: BookPages;
     hasher: BookHasher;
   };
+  /** Read progress: pages, series, Readium progression, Tachiyomi helpers. */
+  reading: ReadProgressService;
+  /** Referential values (authors, genres, tags…) filtered for the caller. */
+  referential: ReferentialQueries;
+  /** Metadata edits (PATCH endpoints); refreshes are tasks. */
+  metadata: { editing: MetadataEditing };
+  /** Series and book lists, conditions and full-text search. */
+  browse: Browse;
   /** The task workers of this process; resized live when the task pool size setting changes. */
   taskPool: { resize(size: number): void };
   logger: FastifyBaseLogger;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { EventBus } from '../events/bus.js';
 import type { MediaAnalysis, MediaRepository, MediaStatusValue } from '../db/repositories/media.js';
 import { readerFor } from '../media/archives/index.js';
-import { detectFile, MediaTypes } from '../media/detect.js';
+import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
 import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
 import { pagesOf } from '../media/pages.js';
 import type { PdfService } from '../media/pdf/index.js';
@@ -183,7 +183,8 @@ export class BookAnalyzer {
 
   /**
    * Analyses a book and stores the result (page hashes of unchanged pages kept), then emits BookChanged.
-   * Returns the follow-ups (engine.md §8.3): thumbnail and metadata refresh when READY. Unknown id → none.
+   * Returns the follow-ups (engine.md §8.3): thumbnail and metadata refresh when READY, and the extension repair
+   * or CBZ conversion the library asks for. Unknown id → none.
    */
   async analyzeAndPersist(bookId: string): Promise<Task[]> {
     const target = await this.d.media.analysisTarget(bookId);
@@ -201,7 +202,7 @@ export class BookAnalyzer {
       data: { bookId, seriesId: target.seriesId, libraryId: target.libraryId },
     });
     if (analysis.status !== 'READY') return [];
-    return [
+    const next: Task[] = [
       { kind: 'GenerateBookThumbnail', bookId },
       {
         kind: 'RefreshBookMetadata',
@@ -210,5 +211,13 @@ export class BookAnalyzer {
         capabilities: [...BOOK_METADATA_PATCH_CAPABILITIES],
       },
     ];
+    // Komga waits for the next scan to repair or convert a new book; its type is known now.
+    const ext = analysis.mediaType ? CANONICAL_EXTENSIONS[analysis.mediaType] : undefined;
+    const current = extname(file).toLowerCase();
+    if (target.repairExtensions && ext && current !== `.${ext}` && current !== '.epub')
+      next.push({ kind: 'RepairExtension', bookId, seriesId: target.seriesId });
+    if (target.convertToCbz && (analysis.mediaType === MediaTypes.rar4 || analysis.mediaType === MediaTypes.rar5))
+      next.push({ kind: 'ConvertBook', bookId, seriesId: target.seriesId });
+    return next;
   }
 }

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
+import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { MediaRepository } from '../db/repositories/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { MediaTypes } from '../media/detect.js';
-import { hashFile, hashPage } from '../media/hash.js';
+import { hashFile, hashPage, koreaderHash } from '../media/hash.js';
 
 /** `komga.page-hashing`: how many pages are hashed at each end of a book (engine.md §5.3). */
 export const PAGE_HASHING = 3;
@@ -14,9 +15,12 @@ export function pagesToHash(pageCount: number, n = PAGE_HASHING): number[] {
   return out;
 }
 
-/** HashBook and HashBookPages (engine.md §5.1, §5.3). Both re-check the library option at run time. */
+/**
+ * HashBook, HashBookKoreader, HashBookPages and FindBooksWithMissingPageHash (engine.md §5.1-5.3). Each
+ * re-checks the library option at run time.
+ */
 export class BookHasher {
-  constructor(private readonly d: { media: MediaRepository }) {}
+  constructor(private readonly d: { media: MediaRepository; libraries: Pick<LibraryRepository, 'find'> }) {}
 
   /** XXH3-128 of the file, when the library hashes files and the book has no hash yet. */
   async hashBook(bookId: string): Promise<string | null> {
@@ -45,5 +49,20 @@ export class BookHasher {
     }
     await this.d.media.setPageHashes(bookId, hashes);
     return hashes.length;
+  }
+
+  /** KOReader's partial MD5, when the library computes it and the book has none yet. */
+  async hashBookKoreader(bookId: string): Promise<string | null> {
+    const t = await this.d.media.analysisTarget(bookId);
+    if (!t || !t.hashKoreader || t.fileHashKoreader !== '') return null;
+    const hash = await koreaderHash(fileURLToPath(t.url));
+    await this.d.media.setKoreaderHash(bookId, hash);
+    return hash;
+  }
+
+  /** Books whose pages lack hashes, when the library hashes pages (the handler queues HashBookPages). */
+  async booksWithMissingPageHashes(libraryId: string): Promise<{ id: string; seriesId: string }[]> {
+    if (!(await this.d.libraries.find(libraryId))?.hashPages) return [];
+    return this.d.media.booksWithMissingPageHashes(libraryId, MediaTypes.zip, PAGE_HASHING);
   }
 }

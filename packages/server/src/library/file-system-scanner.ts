@@ -113,7 +113,8 @@ export function fileUrl(path: string): string {
   return pathToFileURL(path).href;
 }
 
-function updatedTime(s: Stats, includeChangeTime: boolean): number {
+/** A file's time as scans store it: the later of modification and creation (and change, when forced). */
+export function updatedTime(s: Stats, includeChangeTime: boolean): number {
   let t = Math.max(s.mtimeMs, s.birthtimeMs || 0);
   if (includeChangeTime) t = Math.max(t, s.ctimeMs);
   return Math.floor(t);

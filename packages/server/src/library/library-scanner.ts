@@ -15,6 +15,7 @@ import { initialSeriesMetadata, restoredBookTitle, restoredSeriesTitles } from '
 import { newId } from '../domain/ids.js';
 import type { Library } from '../domain/library.js';
 import type { EventBus } from '../events/bus.js';
+import { CANONICAL_EXTENSIONS } from '../media/detect.js';
 import { PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import { DirectoryNotAccessibleError, scanLibraryFolder } from './file-system-scanner.js';
@@ -55,6 +56,14 @@ export interface ScanOutcome {
   booksToAnalyze: { id: string; seriesId: string }[];
   /** Live books without a file hash: queue HashBook for them when the library has `hashFiles`. */
   booksToHash: string[];
+  /** Live books without a KOReader hash, when the library has `hashKoreader`: queue HashBookKoreader. */
+  booksToHashKoreader: string[];
+  /** Live books whose extension does not match their type, when the library has `repairExtensions`. */
+  booksToRepair: { id: string; seriesId: string }[];
+  /** The library has `convertToCbz`: queue FindBooksToConvert. */
+  convertToCbz: boolean;
+  /** The library has `hashPages`: queue FindBooksWithMissingPageHash. */
+  hashPages: boolean;
 }
 
 const toSnapshotSeries = (s: { id: string; url: string; fileLastModified: number; deletedDate: Date | null }) =>
@@ -92,6 +101,10 @@ export class LibraryScanner {
       booksRestored: 0,
       booksToAnalyze: [],
       booksToHash: [],
+      booksToHashKoreader: [],
+      booksToRepair: [],
+      convertToCbz: false,
+      hashPages: false,
     };
     const started = Date.now();
 
@@ -259,6 +272,12 @@ export class LibraryScanner {
 
     outcome.booksToAnalyze = await d.books.findToAnalyze(libraryId);
     outcome.booksToHash = library.hashFiles ? await d.books.findUnhashed(libraryId) : [];
+    outcome.booksToHashKoreader = library.hashKoreader ? await d.books.findWithoutKoreaderHash(libraryId) : [];
+    outcome.booksToRepair = library.repairExtensions
+      ? await d.books.findWithWrongExtension(libraryId, CANONICAL_EXTENSIONS)
+      : [];
+    outcome.convertToCbz = library.convertToCbz;
+    outcome.hashPages = library.hashPages;
     d.logger.info(
       {
         deep,
@@ -266,6 +285,8 @@ export class LibraryScanner {
         ...outcome,
         booksToAnalyze: outcome.booksToAnalyze.length,
         booksToHash: outcome.booksToHash.length,
+        booksToHashKoreader: outcome.booksToHashKoreader.length,
+        booksToRepair: outcome.booksToRepair.length,
       },
       'Library scanned',
     );

@@ -72,7 +72,11 @@ export interface ThumbnailsDeps {
   dataDir: string;
   logger?: ThumbnailsLogger;
   /** PDF page 1 as an image; defaults to the shared PDF worker service. */
-  renderPdfFirstPage?: (file: string, dimension?: { width: number; height: number }) => Promise<Uint8Array>;
+  renderPdfFirstPage?: (
+    file: string,
+    dimension: { width: number; height: number } | undefined,
+    resolution: number,
+  ) => Promise<Uint8Array>;
 }
 
 export type Thumbnails = ReturnType<typeof createThumbnails>;
@@ -103,8 +107,8 @@ export function createThumbnails(deps: ThumbnailsDeps) {
   const log = deps.logger;
   const renderPdf =
     deps.renderPdfFirstPage ??
-    (async (file: string, dimension?: { width: number; height: number }) =>
-      (await renderPdfPage(file, 1, dimension ? { dimension } : {})).bytes);
+    (async (file: string, dimension: { width: number; height: number } | undefined, resolution: number) =>
+      (await renderPdfPage(file, 1, { ...(dimension ? { dimension } : {}), resolution })).bytes);
 
   const folderOf = (t: Pick<StoredThumbnail, 'owner' | 'ownerId'>) => thumbnailFolder(dataDir, t.owner, t.ownerId);
   const storedPath = (t: Pick<StoredThumbnail, 'owner' | 'ownerId' | 'id'>) => join(folderOf(t), `${t.id}.jpg`);
@@ -300,7 +304,9 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     const mediaType = book.mediaType ?? '';
     if (mediaType === MediaTypes.pdf) {
       const p = book.firstPage;
-      return renderPdf(file, p?.width && p.height ? { width: p.width, height: p.height } : undefined);
+      // Rendered only as large as the poster needs: its shorter side at the poster's longest edge.
+      const dimension = p?.width && p.height ? { width: p.width, height: p.height } : undefined;
+      return renderPdf(file, dimension, await currentEdge());
     }
     if (mediaType === MediaTypes.epub) return (await getEpubCover(file))?.bytes ?? null;
     const reader = readerFor(mediaType);

@@ -24,6 +24,15 @@ export const MediaTypes = {
   octetStream: 'application/octet-stream',
 } as const;
 
+/** The extension a file of each type should have (engine.md §11.2: repaired extensions). */
+export const CANONICAL_EXTENSIONS: Readonly<Record<string, string>> = {
+  [MediaTypes.zip]: 'cbz',
+  [MediaTypes.rar4]: 'cbr',
+  [MediaTypes.rar5]: 'cbr',
+  [MediaTypes.pdf]: 'pdf',
+  [MediaTypes.epub]: 'epub',
+};
+
 /** How many leading bytes {@link detectBuffer} looks at at most. */
 export const SNIFF_BYTES = 4096;
 

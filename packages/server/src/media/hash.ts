@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { xxh3 } from '@node-rs/xxhash';
 import { createXXHash128 } from 'hash-wasm';
 
@@ -27,4 +29,26 @@ export function hashBytes(data: Uint8Array): string {
  */
 export function hashPage(pageBytes: Uint8Array): string {
   return hashBytes(pageBytes);
+}
+
+/**
+ * KOReader's "partial MD5" (engine.md §5.2): 1,024 bytes at offsets 0, 1 KiB, 4 KiB, 16 KiB … 1 GiB (each 4×
+ * the last), MD5 of the bytes actually read, lowercase hex. Komga also feeds the stale rest of its buffer
+ * after a short read; Quire hashes what KOReader hashes, so a device finds every book, small files included.
+ */
+export async function koreaderHash(path: string): Promise<string> {
+  const md5 = createHash('md5');
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(1024);
+    for (let i = -1; i <= 10; i++) {
+      const position = i < 0 ? 0 : 1024 * 4 ** i;
+      const { bytesRead } = await handle.read(buffer, 0, 1024, position);
+      if (bytesRead === 0) break;
+      md5.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return md5.digest('hex');
 }

@@ -1,9 +1,12 @@
 import { PRIORITY, TASK_KINDS, type Priority, type Task, type TaskKind, type TaskOf } from './definitions.js';
 import type { BookAnalyzer } from '../library/book-analyzer.js';
+import type { BookConverter } from '../library/book-converter.js';
 import type { BookHasher } from '../library/book-hasher.js';
 import type { LibraryScanner } from '../library/library-scanner.js';
 import type { Trash } from '../library/trash.js';
 import type { Thumbnails } from '../library/thumbnails.js';
+import type { FileDeletion } from '../library/file-deletion.js';
+import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 
 /** What the worker pool logs through; a pino logger fits. */
 export interface TaskLogger {
@@ -48,8 +51,10 @@ export interface TaskServices {
   logger: TaskLogger;
   /** AnalyzeBook. */
   analyzer?: Pick<BookAnalyzer, 'analyzeAndPersist'>;
-  /** HashBook, HashBookPages. */
-  hasher?: Pick<BookHasher, 'hashBook' | 'hashBookPages'>;
+  /** HashBook, HashBookPages, HashBookKoreader, FindBooksWithMissingPageHash. */
+  hasher?: Pick<BookHasher, 'hashBook' | 'hashBookPages' | 'hashBookKoreader' | 'booksWithMissingPageHashes'>;
+  /** FindBooksToConvert, ConvertBook, RepairExtension. */
+  converter?: Pick<BookConverter, 'booksToConvert' | 'convertToCbz' | 'repairExtension'>;
   /** ScanLibrary. */
   scanner?: Pick<LibraryScanner, 'scan'>;
   /** EmptyTrash. */
@@ -59,6 +64,12 @@ export interface TaskServices {
     Thumbnails,
     'generateForBook' | 'booksToRegenerate' | 'refreshBookLocalArtwork' | 'refreshSeriesLocalArtwork'
   >;
+  /** DeleteBook, DeleteSeries. */
+  deletion?: Pick<FileDeletion, 'deleteBook' | 'deleteSeries'>;
+  /** After ScanLibrary and EmptyTrash: empty collections and read lists go (engine.md §12.3). */
+  collections?: { deleteEmptyAfterScan(): Promise<void> };
+  /** RefreshBookMetadata, RefreshSeriesMetadata, AggregateSeriesMetadata. */
+  metadata?: Pick<MetadataRefresh, 'refreshBook' | 'refreshSeries' | 'aggregateSeries'>;
 }
 
 /**
@@ -81,12 +92,25 @@ export function createHandlers(services: TaskServices): Handlers {
         PRIORITY.DEFAULT,
       );
       await ctx.submit(
-        outcome.booksToHash.map((bookId): Task => ({ kind: 'HashBook', bookId })),
-        PRIORITY.LOWEST,
+        outcome.booksToRepair.map((b): Task => ({ kind: 'RepairExtension', bookId: b.id, seriesId: b.seriesId })),
+        PRIORITY.LOW,
       );
+      const lowest: Task[] = [
+        ...(outcome.convertToCbz ? [{ kind: 'FindBooksToConvert' as const, libraryId: task.libraryId }] : []),
+        ...(outcome.hashPages ? [{ kind: 'FindBooksWithMissingPageHash' as const, libraryId: task.libraryId }] : []),
+        ...outcome.booksToHash.map((bookId): Task => ({ kind: 'HashBook', bookId })),
+        ...outcome.booksToHashKoreader.map((bookId): Task => ({ kind: 'HashBookKoreader', bookId })),
+      ];
+      await ctx.submit(lowest, PRIORITY.LOWEST);
+      await services.collections?.deleteEmptyAfterScan();
     };
   }
-  if (trash) some.EmptyTrash = async (task) => void (await trash.empty(task.libraryId));
+  if (trash) {
+    some.EmptyTrash = async (task) => {
+      await trash.empty(task.libraryId);
+      await services.collections?.deleteEmptyAfterScan();
+    };
+  }
   const { thumbnails } = services;
   if (thumbnails) {
     // engine.md §7.1, §8.3: regeneration queues one GenerateBookThumbnail per book at the same priority.
@@ -103,15 +127,56 @@ export function createHandlers(services: TaskServices): Handlers {
   }
   const { analyzer, hasher } = services;
   if (analyzer) {
-    // engine.md §4.5, §8.3: a READY book gets its thumbnail and a metadata refresh at priority + 1.
+    // engine.md §4.5, §8.3: a READY book gets a metadata refresh and a thumbnail (and the extension repair or
+    // conversion its library asks for) at priority - 1, where Komga uses + 1: every book of a scan becomes readable
+    // before any metadata is read or poster drawn (docs/architecture.md, "Analysis first").
     some.AnalyzeBook = async (task, ctx) => {
-      const next = await analyzer.analyzeAndPersist(task.bookId);
-      await ctx.submit(next, ctx.priority + 1);
+      await ctx.submit(await analyzer.analyzeAndPersist(task.bookId), ctx.priority - 1);
     };
   }
   if (hasher) {
     some.HashBook = async (task) => void (await hasher.hashBook(task.bookId));
     some.HashBookPages = async (task) => void (await hasher.hashBookPages(task.bookId));
+    some.HashBookKoreader = async (task) => void (await hasher.hashBookKoreader(task.bookId));
+    some.FindBooksWithMissingPageHash = async (task, ctx) => {
+      const books = await hasher.booksWithMissingPageHashes(task.libraryId);
+      await ctx.submit(
+        books.map((b): Task => ({ kind: 'HashBookPages', bookId: b.id })),
+        ctx.priority + 1,
+      );
+    };
+  }
+  const { converter } = services;
+  if (converter) {
+    // engine.md §8.3: candidates are re-checked by ConvertBook itself.
+    some.FindBooksToConvert = async (task, ctx) => {
+      const books = await converter.booksToConvert(task.libraryId);
+      await ctx.submit(
+        books.map((b): Task => ({ kind: 'ConvertBook', bookId: b.id, seriesId: b.seriesId })),
+        ctx.priority + 1,
+      );
+    };
+    some.ConvertBook = async (task) => void (await converter.convertToCbz(task.bookId));
+    some.RepairExtension = async (task) => void (await converter.repairExtension(task.bookId));
+  }
+  const { deletion } = services;
+  if (deletion) {
+    some.DeleteBook = (task) => deletion.deleteBook(task.bookId);
+    some.DeleteSeries = (task) => deletion.deleteSeries(task.seriesId);
+  }
+  const { metadata } = services;
+  if (metadata) {
+    // engine.md §8.3: book → its series at priority - 1 → the series' aggregation at the same priority.
+    some.RefreshBookMetadata = async (task, ctx) => {
+      const refreshed = await metadata.refreshBook(task.bookId, task.capabilities);
+      if (refreshed)
+        await ctx.submit([{ kind: 'RefreshSeriesMetadata', seriesId: refreshed.seriesId }], ctx.priority - 1);
+    };
+    some.RefreshSeriesMetadata = async (task, ctx) => {
+      if (await metadata.refreshSeries(task.seriesId))
+        await ctx.submit([{ kind: 'AggregateSeriesMetadata', seriesId: task.seriesId }], ctx.priority);
+    };
+    some.AggregateSeriesMetadata = async (task) => void (await metadata.aggregateSeries(task.seriesId));
   }
   return completeHandlers(some, notYet);
 }

@@ -79,14 +79,10 @@ export function createTaskQueue(db: Db, opts: TaskQueueOptions = {}): TaskQueue 
     },
 
     async take(owner) {
-      // Another runner (or instance) may claim the candidate first: look again, a few times.
+      // A task with an unreadable payload is dropped and the next one taken.
       for (let attempt = 0; attempt < 5; attempt++) {
-        const candidate = await repository.findAvailable();
-        if (!candidate) return undefined;
-        if (!(await repository.claim(candidate.uniqueId, owner))) continue;
-        // Read back what was claimed: a re-submit between the two statements above updated the payload.
-        const row = await repository.find(candidate.uniqueId);
-        if (!row) continue;
+        const row = await repository.takeNext(owner);
+        if (!row) return undefined;
         const task = parseTask(row.payload);
         if (!task) {
           // Unknown kind (written by a newer version?) or corrupt JSON: drop it rather than retry forever.

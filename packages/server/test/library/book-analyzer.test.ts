@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuireEvent } from '@quire/api';
 import { createEventBus } from '../../src/events/bus.js';
+import { LibraryRepository } from '../../src/db/repositories/libraries.js';
 import { MediaRepository } from '../../src/db/repositories/media.js';
 import { BookAnalyzer } from '../../src/library/book-analyzer.js';
 import { BookHasher } from '../../src/library/book-hasher.js';
@@ -237,7 +238,7 @@ describe('AnalyzeBook details', () => {
       const s = await makeSeries(env.db, lib);
       const bookId = await makeBook(env.db, { libraryId: lib, seriesId: s }, file);
       await analyzer.analyzeAndPersist(bookId);
-      expect(await new BookHasher({ media }).hashBookPages(bookId)).toBe(4);
+      expect(await new BookHasher({ media, libraries: new LibraryRepository(env.db) }).hashBookPages(bookId)).toBe(4);
       const hashes = (await media.pages(bookId)).map((p) => p.fileHash);
       expect(hashes.every((h) => /^[0-9a-f]{32}$/.test(h))).toBe(true);
 

@@ -17,6 +17,7 @@ import { detectBuffer, detectFile } from '../../src/media/detect.js';
 import { isJunk, pagesOf } from '../../src/media/pages.js';
 import { MediaError, type ContainerEntry } from '../../src/media/types.js';
 import { fixture as realFixture } from '../support/fixtures.js';
+import { zipBuffer } from '../support/zip-writer.mjs';
 
 const DIR = realFixture('archives');
 const fixture = (name: string) => join(DIR, name);
@@ -187,6 +188,32 @@ describe('archive fixtures', () => {
 });
 
 describe('archive readers', () => {
+  it('lists and reads a ZIP whose central directory is bigger than the tail read first', async () => {
+    // The reader keeps the file's last 64 KiB in memory; 1,500 entries with long names make a ~170 KiB central
+    // directory, so most entry headers come from the file instead.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const names = Array.from({ length: 1500 }, (_, i) => `a-rather-long-folder-name/and-a-long-page-name-${i + 1}.png`);
+    const dir = mkdtempSync(join(tmpdir(), 'quire-zip-'));
+    const file = join(dir, 'big-directory.cbz');
+    writeFileSync(file, zipBuffer(names.map((name) => ({ name, data: png }))));
+    const fds = openFds();
+    try {
+      const entries = await zipReader.entries(file, { dimensions: true });
+      expect(entries).toHaveLength(1500);
+      expect(entries[0]).toMatchObject({ name: names[0], mediaType: 'image/png', width: 1, height: 1 });
+      expect(entries[1499]).toMatchObject({ name: names[1499], mediaType: 'image/png' });
+      expect(await zipReader.read(file, names[1499]!)).toEqual(png);
+      // The archive is closed asynchronously: give the close a moment before counting.
+      for (let i = 0; i < 20 && openFds() > fds; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(openFds()).toBeLessThanOrEqual(fds);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads dimensions from image headers', async () => {
     const entries = await zipReader.entries(fixture('futuristic_tales.cbz'), { dimensions: true });
     expect(entries[0]).toMatchObject({ mediaType: 'image/jpeg', width: 654, height: 1040, size: 150202 });

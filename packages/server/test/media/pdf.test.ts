@@ -76,6 +76,14 @@ describe('PDF rendering', () => {
     console.info(`render ${file} p${page} ${w}x${h}: ${ms.toFixed(0)} ms`);
   });
 
+  it('renders posters no larger than asked (shorter side at the given resolution, never above 3200)', async () => {
+    const small = await service.renderPage(pdf('freeculture.pdf'), 1, { resolution: 300 });
+    expect([small.width, small.height]).toEqual([300, 449]);
+    expect(imageSize(small.bytes)).toMatchObject({ width: 300, height: 449 });
+    const capped = await service.renderPage(pdf('komga.pdf'), 1, { resolution: 9000 });
+    expect([capped.width, capped.height]).toEqual([3200, 3200]);
+  });
+
   it('page out of range is refused', async () => {
     await expect(service.renderPage(pdf('komga.pdf'), 2)).rejects.toMatchObject({ kind: 'page-range' });
   });

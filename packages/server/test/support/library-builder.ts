@@ -37,6 +37,8 @@ export interface CbzOptions {
   seed?: number;
   /** File modification time to set (ms since epoch). */
   mtime?: number;
+  /** The text of the archive's ComicInfo.xml (default: an empty `<ComicInfo>` document). */
+  comicInfo?: string;
 }
 
 /** Writes a CBZ at `path` (parent folders created) and returns its bytes. */
@@ -50,7 +52,11 @@ export async function writeCbz(path: string, opts: CbzOptions = {}): Promise<Buf
     const ext = format === 'jpeg' ? 'jpg' : format;
     entries.push({ name: `${String(i + 1).padStart(3, '0')}.${ext}`, data: await makeImage(format, seed * 31 + i) });
   }
-  entries.push({ name: 'ComicInfo.xml', data: Buffer.from('<ComicInfo></ComicInfo>'), deflate: true });
+  entries.push({
+    name: 'ComicInfo.xml',
+    data: Buffer.from(opts.comicInfo ?? '<ComicInfo></ComicInfo>'),
+    deflate: true,
+  });
   const bytes = zipBuffer(entries);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, bytes);

@@ -37,6 +37,7 @@ import { LanguageSelect, ThemeSelect } from '../components/PreferenceSelects';
 import { LibraryActionsMenu } from '../features/libraries/LibraryActionsMenu';
 import { LibraryDialogsProvider, useLibraryActions } from '../features/libraries/LibraryDialogs';
 import { TaskIndicator } from '../features/libraries/TaskIndicator';
+import { SearchBox } from '../features/search/SearchBox';
 import { ALL_LIBRARIES } from './preferences';
 
 export const DRAWER_WIDTH = 260;
@@ -276,7 +277,7 @@ function Shell() {
               {t('common.appName')}
             </Typography>
           </Box>
-          <Box sx={{ flex: 1 }} />
+          <SearchBox />
           <TaskIndicator />
           <AccountMenu onLogout={() => void logout()} />
         </Toolbar>

@@ -102,7 +102,8 @@ describe('route guards', () => {
     await waitFor(() => expect(document.title).toBe('Quire'));
     document.title = 'Series X - Quire';
     await router.navigate('/series/s1');
-    await screen.findByRole('heading', { name: 'Nothing to show' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/series/s1'));
+    await waitFor(() => expect(router.state.navigation.state).toBe('idle'));
     expect(document.title).toBe('Series X - Quire');
   });
 });

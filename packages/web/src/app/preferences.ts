@@ -12,12 +12,18 @@ export type PagedScale = 'original' | 'width' | 'height' | 'screen' | 'width-shr
 export type PageLayout = 'single' | 'double' | 'double-no-cover';
 export type ContinuousScale = 'original' | 'width';
 export type ReaderBackground = 'black' | 'gray' | 'white';
+/** Poster size of browse grids. */
+export type CardSize = 'small' | 'medium' | 'large';
 /** The remembered sub-view of a library (spec §2). */
 export type LibraryView = 'RECOMMENDED' | 'BROWSE' | 'COLLECTIONS' | 'READLISTS';
 
 export interface WebReaderPreferences {
   paged: { scale: PagedScale; pageLayout: PageLayout };
-  continuous: { scale: ContinuousScale; /** side padding, percent of the width */ padding: number };
+  continuous: {
+    scale: ContinuousScale;
+    /** side padding, percent of the width */ padding: number;
+    /** space between pages, px */ margin: number;
+  };
   /** null: use the series' reading direction. */
   readingDirection: ReadingDirection | null;
   swipe: boolean;
@@ -54,6 +60,10 @@ export interface Preferences {
   epubreader: EpubReaderPreferences;
   /** Page size shared by every browse grid. */
   browsingPageSize: number;
+  /** Poster size of browse grids. */
+  cardSize: CardSize;
+  /** Page size of the reader's thumbnail explorer. */
+  thumbnailsPageSize: number;
   collection: { filters: Record<string, ActiveFilters> };
   readList: { filters: Record<string, ActiveFilters> };
   /** Keyed by library id, or 'all' for all libraries. */
@@ -73,7 +83,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   theme: 'system',
   webreader: {
     paged: { scale: 'screen', pageLayout: 'single' },
-    continuous: { scale: 'width', padding: 0 },
+    continuous: { scale: 'width', padding: 0, margin: 0 },
     readingDirection: null,
     swipe: false,
     alwaysFullscreen: false,
@@ -85,13 +95,15 @@ export const DEFAULT_PREFERENCES: Preferences = {
     columns: 'auto',
     direction: 'auto',
     layout: 'paginated',
-    navigation: 'buttons',
+    navigation: 'both',
     fontSize: 100,
     lineHeight: 1.4,
     pageMargins: 1,
     fontFamily: null,
   },
   browsingPageSize: 20,
+  cardSize: 'medium',
+  thumbnailsPageSize: 10,
   collection: { filters: {} },
   readList: { filters: {} },
   library: { filters: {}, sort: {}, view: {} },

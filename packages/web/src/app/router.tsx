@@ -64,11 +64,16 @@ function LibraryTabs() {
   );
 }
 
-const libraryTab = (segment: string, view: LibraryView): RouteObject => ({
+const libraryTab = (segment: string, view: LibraryView, lazy: RouteObject['lazy']): RouteObject => ({
   path: segment,
   handle: { libraryView: view } satisfies RouteHandle,
-  Component: EmptyPage,
+  lazy,
 });
+
+const sectionPage = lazyPage(
+  () => import('../features/dashboard/SectionPage'),
+  (m) => m.SectionPage,
+);
 
 /** Every route of spec §2. Screens of later issues render EmptyPage until they arrive. */
 export function createRoutes(): RouteObject[] {
@@ -96,8 +101,22 @@ export function createRoutes(): RouteObject[] {
           element: <RequireAuth />,
           children: [
             // Readers fill the window: no app bar, no drawer.
-            { path: 'book/:bookId/read', handle: ownTitle, Component: EmptyPage },
-            { path: 'book/:bookId/read-epub', handle: ownTitle, Component: EmptyPage },
+            {
+              path: 'book/:bookId/read',
+              handle: ownTitle,
+              lazy: lazyPage(
+                () => import('../features/reader/DivinaReader'),
+                (m) => m.DivinaReader,
+              ),
+            },
+            {
+              path: 'book/:bookId/read-epub',
+              handle: ownTitle,
+              lazy: lazyPage(
+                () => import('../features/reader/epub/EpubReader'),
+                (m) => m.EpubReader,
+              ),
+            },
             {
               path: '/',
               element: <AppLayout />,
@@ -113,27 +132,102 @@ export function createRoutes(): RouteObject[] {
                 {
                   element: <RequireLibraries />,
                   children: [
-                    { path: 'dashboard', Component: EmptyPage },
+                    {
+                      path: 'dashboard',
+                      lazy: lazyPage(
+                        () => import('../features/dashboard/DashboardPage'),
+                        (m) => m.DashboardPage,
+                      ),
+                    },
+                    { path: 'dashboard/:section', lazy: sectionPage },
                     { path: 'libraries', element: <LibraryRedirect /> },
                     {
                       path: 'libraries/:libraryId',
                       element: <LibraryTabs />,
                       children: [
                         { index: true, element: <LibraryRedirect /> },
-                        libraryTab('recommended', 'RECOMMENDED'),
-                        libraryTab('series', 'BROWSE'),
-                        libraryTab('collections', 'COLLECTIONS'),
-                        libraryTab('readlists', 'READLISTS'),
+                        libraryTab(
+                          'recommended',
+                          'RECOMMENDED',
+                          lazyPage(
+                            () => import('../features/library/RecommendedPage'),
+                            (m) => m.RecommendedPage,
+                          ),
+                        ),
+                        { path: 'recommended/:section', lazy: sectionPage },
+                        libraryTab(
+                          'series',
+                          'BROWSE',
+                          lazyPage(
+                            () => import('../features/library/SeriesBrowsePage'),
+                            (m) => m.SeriesBrowsePage,
+                          ),
+                        ),
+                        libraryTab(
+                          'collections',
+                          'COLLECTIONS',
+                          lazyPage(
+                            () => import('../features/library/ListsBrowsePage'),
+                            (m) => m.CollectionsBrowsePage,
+                          ),
+                        ),
+                        libraryTab(
+                          'readlists',
+                          'READLISTS',
+                          lazyPage(
+                            () => import('../features/library/ListsBrowsePage'),
+                            (m) => m.ReadListsBrowsePage,
+                          ),
+                        ),
                       ],
                     },
                   ],
                 },
-                { path: 'series/:seriesId', handle: ownTitle, Component: EmptyPage },
-                { path: 'oneshot/:seriesId', handle: ownTitle, Component: EmptyPage },
-                { path: 'book/:bookId', handle: ownTitle, Component: EmptyPage },
-                { path: 'collections/:collectionId', Component: EmptyPage },
-                { path: 'readlists/:readListId', Component: EmptyPage },
-                { path: 'search', Component: EmptyPage },
+                {
+                  path: 'series/:seriesId',
+                  handle: ownTitle,
+                  lazy: lazyPage(
+                    () => import('../features/items/SeriesPage'),
+                    (m) => m.SeriesPage,
+                  ),
+                },
+                {
+                  path: 'oneshot/:seriesId',
+                  handle: ownTitle,
+                  lazy: lazyPage(
+                    () => import('../features/items/OneshotPage'),
+                    (m) => m.OneshotPage,
+                  ),
+                },
+                {
+                  path: 'book/:bookId',
+                  handle: ownTitle,
+                  lazy: lazyPage(
+                    () => import('../features/items/BookPage'),
+                    (m) => m.BookPage,
+                  ),
+                },
+                {
+                  path: 'collections/:collectionId',
+                  lazy: lazyPage(
+                    () => import('../features/items/CollectionPage'),
+                    (m) => m.CollectionPage,
+                  ),
+                },
+                {
+                  path: 'readlists/:readListId',
+                  lazy: lazyPage(
+                    () => import('../features/items/ReadListPage'),
+                    (m) => m.ReadListPage,
+                  ),
+                },
+                {
+                  path: 'search',
+                  lazy: lazyPage(
+                    () => import('../features/search/SearchPage'),
+                    (m) => m.SearchPage,
+                  ),
+                },
                 { path: 'history', Component: EmptyPage },
                 {
                   path: 'account',

@@ -3,6 +3,9 @@ import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-tasks.js';
 import * as m0003 from './0003-library.js';
 import * as m0004 from './0004-client-settings.js';
+import * as m0005 from './0005-collections.js';
+import * as m0006 from './0006-search.js';
+import * as m0007 from './0007-membership-removals.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +13,7 @@ export const migrations: Record<string, Migration> = {
   '0002-tasks': m0002,
   '0003-library': m0003,
   '0004-client-settings': m0004,
+  '0005-collections': m0005,
+  '0006-search': m0006,
+  '0007-membership-removals': m0007,
 };

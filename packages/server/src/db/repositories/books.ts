@@ -337,6 +337,87 @@ export class BookRepository {
     return rows.map((r) => r.id);
   }
 
+  async findWithoutKoreaderHash(libraryId: string, t: Db = this.db): Promise<string[]> {
+    const rows = await t
+      .selectFrom('book')
+      .select('id')
+      .where('library_id', '=', libraryId)
+      .where('deleted_date', 'is', null)
+      .where('file_hash_koreader', '=', '')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Live books whose file extension is not the one `extensions` gives for their analysed media type (engine.md
+   * §11.2); LIKE compares ASCII without regard to case, so `Book.CBZ` is fine.
+   */
+  async findWithWrongExtension(
+    libraryId: string,
+    extensions: Readonly<Record<string, string>>,
+    t: Db = this.db,
+  ): Promise<{ id: string; seriesId: string }[]> {
+    const rows = await t
+      .selectFrom('book as b')
+      .innerJoin('media as m', 'm.book_id', 'b.id')
+      .select(['b.id', 'b.series_id'])
+      .where('b.library_id', '=', libraryId)
+      .where('b.deleted_date', 'is', null)
+      .where((eb) =>
+        eb.or(
+          Object.entries(extensions).map(([mediaType, ext]) =>
+            eb.and([eb('m.media_type', '=', mediaType), eb('b.url', 'not like', `%.${ext}`)]),
+          ),
+        ),
+      )
+      .orderBy('b.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, seriesId: r.series_id }));
+  }
+
+  /** Live books of a library with one of the given media types (FindBooksToConvert, engine.md §11.1). */
+  async findByMediaType(
+    libraryId: string,
+    mediaTypes: readonly string[],
+    t: Db = this.db,
+  ): Promise<{ id: string; seriesId: string }[]> {
+    const rows = await t
+      .selectFrom('book as b')
+      .innerJoin('media as m', 'm.book_id', 'b.id')
+      .select(['b.id', 'b.series_id'])
+      .where('b.library_id', '=', libraryId)
+      .where('b.deleted_date', 'is', null)
+      .where('m.media_type', 'in', mediaTypes)
+      .orderBy('b.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, seriesId: r.series_id }));
+  }
+
+  /**
+   * The book's file was replaced by another (conversion) or renamed (extension repair): its url, size and time;
+   * hashes as given (blank when the bytes changed).
+   */
+  async replaceFile(
+    id: string,
+    file: { url: string; fileSize: number; fileLastModified: number; fileHash: string; fileHashKoreader: string },
+    now: string,
+    t: Db = this.db,
+  ): Promise<void> {
+    await t
+      .updateTable('book')
+      .set({
+        url: file.url,
+        file_size: file.fileSize,
+        file_last_modified: iso(file.fileLastModified),
+        file_hash: file.fileHash,
+        file_hash_koreader: file.fileHashKoreader,
+        last_modified_date: now,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
   /** Hard delete; metadata, media, pages, thumbnail rows and read progress go through the cascades. */
   async hardDelete(ids: readonly string[], t: Db = this.db): Promise<void> {
     for (const part of chunks(ids)) await t.deleteFrom('book').where('id', 'in', part).execute();

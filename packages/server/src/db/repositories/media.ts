@@ -61,13 +61,19 @@ export interface AnalysisTarget {
   /** file: URL. */
   url: string;
   fileHash: string;
+  fileHashKoreader: string;
   fileSize: number;
+  /** ISO date of the file's time when last scanned. */
+  fileLastModified: string;
   status: MediaStatusValue;
   mediaType: string | null;
   pageCount: number;
   analyzeDimensions: boolean;
   hashFiles: boolean;
   hashPages: boolean;
+  hashKoreader: boolean;
+  convertToCbz: boolean;
+  repairExtensions: boolean;
 }
 
 const CHUNK = 200;
@@ -94,13 +100,18 @@ export class MediaRepository {
         'b.name',
         'b.url',
         'b.file_hash',
+        'b.file_hash_koreader',
         'b.file_size',
+        'b.file_last_modified',
         'm.status',
         'm.media_type',
         'm.page_count',
         'l.analyze_dimensions',
         'l.hash_files',
         'l.hash_pages',
+        'l.hash_koreader',
+        'l.convert_to_cbz',
+        'l.repair_extensions',
       ])
       .where('b.id', '=', bookId)
       .executeTakeFirst();
@@ -112,13 +123,18 @@ export class MediaRepository {
       name: row.name,
       url: row.url,
       fileHash: row.file_hash,
+      fileHashKoreader: row.file_hash_koreader,
       fileSize: row.file_size,
+      fileLastModified: row.file_last_modified,
       status: (row.status ?? 'UNKNOWN') as MediaStatusValue,
       mediaType: row.media_type ?? null,
       pageCount: row.page_count ?? 0,
       analyzeDimensions: Boolean(row.analyze_dimensions),
       hashFiles: Boolean(row.hash_files),
       hashPages: Boolean(row.hash_pages),
+      hashKoreader: Boolean(row.hash_koreader),
+      convertToCbz: Boolean(row.convert_to_cbz),
+      repairExtensions: Boolean(row.repair_extensions),
     };
   }
 
@@ -249,6 +265,49 @@ export class MediaRepository {
   /** The book's file hash (HashBook, engine.md §5.1). */
   async setFileHash(bookId: string, hash: string): Promise<void> {
     await this.db.updateTable('book').set({ file_hash: hash }).where('id', '=', bookId).execute();
+  }
+
+  /** The book's KOReader partial MD5 (HashBookKoreader, engine.md §5.2). */
+  async setKoreaderHash(bookId: string, hash: string): Promise<void> {
+    await this.db.updateTable('book').set({ file_hash_koreader: hash }).where('id', '=', bookId).execute();
+  }
+
+  /**
+   * READY books of a library and media type with fewer page hashes than they should have: min(pageCount,
+   * 2 × perEnd) (FindBooksWithMissingPageHash, engine.md §5.3).
+   */
+  async booksWithMissingPageHashes(
+    libraryId: string,
+    mediaType: string,
+    perEnd: number,
+  ): Promise<{ id: string; seriesId: string }[]> {
+    const rows = await this.db
+      .selectFrom('book as b')
+      .innerJoin('media as m', 'm.book_id', 'b.id')
+      .select(['b.id', 'b.series_id'])
+      .where('b.library_id', '=', libraryId)
+      .where('b.deleted_date', 'is', null)
+      .where('m.status', '=', 'READY')
+      .where('m.media_type', '=', mediaType)
+      .where((eb) =>
+        eb(
+          eb
+            .selectFrom('media_page as p')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('p.book_id', '=', 'b.id')
+            .where('p.file_hash', '!=', ''),
+          '<',
+          eb
+            .case()
+            .when('m.page_count', '<', 2 * perEnd)
+            .then(eb.ref('m.page_count'))
+            .else(2 * perEnd)
+            .end(),
+        ),
+      )
+      .orderBy('b.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, seriesId: r.series_id }));
   }
 }
 

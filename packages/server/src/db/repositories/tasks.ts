@@ -82,16 +82,28 @@ export class TaskRepository {
     else await t.transaction().execute(write);
   }
 
-  /** The next task a runner may take: unowned, its group idle, highest priority first, then oldest submit. */
-  async findAvailable(t: Db = this.db): Promise<StoredTask | undefined> {
+  /**
+   * Takes the next available task for `owner` in one statement: unowned, its group idle, highest priority
+   * first, then oldest submit. The outer WHERE re-checks availability, so a concurrent runner cannot take the
+   * same row; undefined when nothing is available (or another runner won the race).
+   */
+  async takeNext(owner: string, t: Db = this.db): Promise<StoredTask | undefined> {
     const row = await t
-      .selectFrom('task')
-      .selectAll()
+      .updateTable('task')
+      .set({ owner })
+      .where('unique_id', '=', (eb) =>
+        eb
+          .selectFrom('task')
+          .select('unique_id')
+          .where('owner', 'is', null)
+          .where(groupIsIdle)
+          .orderBy('priority', 'desc')
+          .orderBy('seq', 'asc')
+          .limit(1),
+      )
       .where('owner', 'is', null)
       .where(groupIsIdle)
-      .orderBy('priority', 'desc')
-      .orderBy('seq', 'asc')
-      .limit(1)
+      .returningAll()
       .executeTakeFirst();
     return row && toStoredTask(row);
   }

@@ -4,6 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   BookDto,
   BookIdParams,
+  BookLatestQuery,
+  BookListQuery,
+  BookOnDeckQuery,
+  ListPagingQuery,
   BookPageDto,
   BookPageParams,
   BookPageQuery,
@@ -14,6 +18,8 @@ import {
   WPPublicationDto,
 } from '@quire/api';
 import type { BookFileView } from '../../db/queries/books.js';
+import { checkBookCondition, listContext } from '../../db/queries/conditions.js';
+import { parseSort, type SortOrder } from '../../db/queries/sort.js';
 import { badRequest, forbidden, notFound } from '../../domain/errors.js';
 import { accessTo, type RestrictedContent } from '../../domain/restrictions.js';
 import { isAdmin, type CurrentUser } from '../../domain/user.js';
@@ -25,9 +31,23 @@ import { PRIORITY } from '../../tasks/definitions.js';
 import type { AppDeps } from '../deps.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
 import { toPage } from '../mappers/users.js';
+import { arrayParams, bookFilterCondition, bookPage, pageRequest } from '../listing.js';
 
 const accepted = { 202: Type.Null({ description: 'Accepted' }) };
 const binary = { 200: Type.Unsafe<Buffer>({ description: 'bytes' }) };
+
+/** `POST /books/list` body; the condition tree is checked by checkBookCondition (a 400 when malformed). */
+const BookSearchBody = Type.Object({
+  condition: Type.Optional(Type.Unknown()),
+  fullTextSearch: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+/** The requested orders; with none, relevance when there is a full-text search (api.md §1.4). */
+function ordersOf(sort: string[] | undefined, fullText: string | null | undefined): SortOrder[] {
+  const orders = parseSort(sort);
+  if (orders.length === 0 && fullText && fullText.trim() !== '') return [{ property: 'relevance', descending: false }];
+  return orders;
+}
 
 /** 403 unless the caller may see this library and content (api.md §2.10). */
 export function checkAccess(user: CurrentUser, target: { libraryId: string } & RestrictedContent): void {
@@ -78,7 +98,7 @@ function baseUrl(req: FastifyRequest, contextPath: string): string {
 /** Books (api.md §3.3): details, pages, downloads, manifests, EPUB resources, analysis, duplicates. */
 export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> = async (instance, deps) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { books, tasks, contextPath } = deps;
+  const { books, tasks, contextPath, browse } = deps;
   const auth = app.authenticate;
   const admin = app.requireRole('ADMIN');
   const streaming = app.requireRole('PAGE_STREAMING');
@@ -135,6 +155,95 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
         { page, size, unpaged },
       );
     },
+  );
+
+  // ---- lists (api.md §3.3, §5) ----
+
+  app.post(
+    '/api/v1/books/list',
+    {
+      schema: { querystring: ListPagingQuery, body: BookSearchBody, response: { 200: PageBookDto } },
+      onRequest: auth,
+      preValidation: arrayParams(ListPagingQuery),
+    },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const fullText = req.body.fullTextSearch;
+      const found = await browse.books.list(
+        { ctx: listContext(req.user!), condition: checkBookCondition(req.body.condition), fullText },
+        ordersOf(req.query.sort, fullText),
+        page.slice,
+      );
+      return bookPage(deps, req, found, page);
+    },
+  );
+
+  app.get(
+    '/api/v1/books',
+    {
+      schema: { querystring: BookListQuery, response: { 200: PageBookDto } },
+      onRequest: auth,
+      preValidation: arrayParams(BookListQuery),
+    },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const found = await browse.books.list(
+        { ctx: listContext(req.user!), condition: bookFilterCondition(req.query), fullText: req.query.search },
+        ordersOf(req.query.sort, req.query.search),
+        page.slice,
+      );
+      return bookPage(deps, req, found, page);
+    },
+  );
+
+  app.get(
+    '/api/v1/books/latest',
+    { schema: { querystring: BookLatestQuery, response: { 200: PageBookDto } }, onRequest: auth },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const found = await browse.books.list(
+        { ctx: listContext(req.user!), condition: null },
+        [{ property: 'lastModifiedDate', descending: true }],
+        page.slice,
+      );
+      return bookPage(deps, req, found, page);
+    },
+  );
+
+  app.get(
+    '/api/v1/books/ondeck',
+    {
+      schema: { querystring: BookOnDeckQuery, response: { 200: PageBookDto } },
+      onRequest: auth,
+      preValidation: arrayParams(BookOnDeckQuery),
+    },
+    async (req) => {
+      const page = pageRequest(req.query);
+      const libraries = req.query.library_id?.length ? req.query.library_id : null;
+      const found = await browse.books.onDeck(listContext(req.user!), libraries, page.slice);
+      return bookPage(deps, req, found, page);
+    },
+  );
+
+  /** The neighbour of a visible book in its series (api.md §3.3): 404 at the ends. */
+  const sibling = async (req: FastifyRequest, bookId: string, next: boolean) => {
+    const book = await books.queries.findFile(bookId);
+    if (!book) throw notFound();
+    checkAccess(req.user!, book.access);
+    const id = await browse.books.siblingInSeries(bookId, next);
+    const view = id ? await books.queries.findById(id, req.user!.id) : undefined;
+    if (!view) throw notFound();
+    return toBookDto(view, isAdmin(req.user!));
+  };
+  app.get(
+    '/api/v1/books/:bookId/next',
+    { schema: { params: BookIdParams, response: { 200: BookDto } }, onRequest: auth },
+    (req) => sibling(req, req.params.bookId, true),
+  );
+  app.get(
+    '/api/v1/books/:bookId/previous',
+    { schema: { params: BookIdParams, response: { 200: BookDto } }, onRequest: auth },
+    (req) => sibling(req, req.params.bookId, false),
   );
 
   app.get(

@@ -15,6 +15,15 @@ import { filesystemRoutes } from './filesystem.js';
 import { thumbnailRoutes } from './thumbnails.js';
 import { bookRoutes } from './books.js';
 import { seriesRoutes } from './series.js';
+import { collectionSeriesRoutes } from './collection-series.js';
+import { readListBookRoutes } from './readlist-books.js';
+import { collectionRoutes } from './collections.js';
+import { readListRoutes } from './readlists.js';
+import { readProgressRoutes } from './read-progress.js';
+import { referentialRoutes } from './referential.js';
+import { fileDeletionRoutes } from './file-deletion.js';
+import { metadataRoutes } from './metadata.js';
+import { fontRoutes } from './fonts.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -39,6 +48,15 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(thumbnailRoutes, deps);
   await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
   await app.register(seriesRoutes, deps);
+  await app.register(collectionSeriesRoutes, deps);
+  await app.register(readListBookRoutes, deps);
+  await app.register(collectionRoutes, deps);
+  await app.register(readListRoutes, deps);
+  await app.register(readProgressRoutes, deps);
+  await app.register(referentialRoutes, deps);
+  await app.register(fileDeletionRoutes, deps);
+  await app.register(metadataRoutes, deps);
+  await app.register(fontRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }

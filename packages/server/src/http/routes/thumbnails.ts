@@ -21,6 +21,30 @@ import type { AppDeps } from '../deps.js';
 
 const accepted = { 202: Type.Null({ description: 'Accepted' }) };
 
+/** The `file` part and an optional `selected` field; `selected` in the query is used when not in the form. */
+export async function readUpload(req: FastifyRequest, querySelected: boolean | undefined) {
+  if (!req.isMultipart()) throw badRequest("Required part 'file' is not present.");
+  let file: Buffer | undefined;
+  let selected = querySelected;
+  try {
+    for await (const part of req.parts({ limits: { fileSize: MAX_THUMBNAIL_UPLOAD_BYTES, files: 2, fields: 10 } })) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.fieldname === 'file' && !file) file = bytes;
+      } else if (part.fieldname === 'selected') {
+        selected = !/^(false|0|off|no)$/i.test(String(part.value).trim());
+      }
+    }
+  } catch (e) {
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw badRequest(`Maximum upload size exceeded: the poster must not exceed ${MAX_THUMBNAIL_UPLOAD_BYTES} bytes`);
+    }
+    throw e;
+  }
+  if (!file) throw badRequest("Required part 'file' is not present.");
+  return { file, selected: selected ?? true };
+}
+
 /**
  * Book and series posters (api.md §1.9, §3.2-3.3): reading needs authentication and content visibility
  * (403 / 404, §2.10); upload, select and delete need ADMIN. Every image is answered as `image/jpeg`
@@ -34,32 +58,6 @@ export const thumbnailRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
     if (!bytes) throw notFound();
     return reply.type('image/jpeg').send(bytes);
   };
-
-  /** The `file` part and an optional `selected` field; `selected` in the query is used when not in the form. */
-  async function readUpload(req: FastifyRequest, querySelected: boolean | undefined) {
-    if (!req.isMultipart()) throw badRequest("Required part 'file' is not present.");
-    let file: Buffer | undefined;
-    let selected = querySelected;
-    try {
-      for await (const part of req.parts({ limits: { fileSize: MAX_THUMBNAIL_UPLOAD_BYTES, files: 2, fields: 10 } })) {
-        if (part.type === 'file') {
-          const bytes = await part.toBuffer();
-          if (part.fieldname === 'file' && !file) file = bytes;
-        } else if (part.fieldname === 'selected') {
-          selected = !/^(false|0|off|no)$/i.test(String(part.value).trim());
-        }
-      }
-    } catch (e) {
-      if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw badRequest(
-          `Maximum upload size exceeded: the poster must not exceed ${MAX_THUMBNAIL_UPLOAD_BYTES} bytes`,
-        );
-      }
-      throw e;
-    }
-    if (!file) throw badRequest("Required part 'file' is not present.");
-    return { file, selected: selected ?? true };
-  }
 
   for (const owner of ['book', 'series'] as ThumbnailOwner[]) {
     const base = owner === 'book' ? '/api/v1/books/:bookId' : '/api/v1/series/:seriesId';

@@ -1,4 +1,4 @@
-import { close as fsClose, open as fsOpen, read as fsRead } from 'node:fs';
+import { read as fsRead } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
@@ -6,6 +6,7 @@ import { MediaTypes, SNIFF_BYTES } from '../detect.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
+import { openZipFile } from './zip-file-reader.js';
 
 /**
  * ZIP / CBZ with random access (yauzl): the central directory is read, then only the bytes of the entries
@@ -27,33 +28,6 @@ const YAUZL_METHODS = new Set([0, 8]);
 interface ZipItem {
   name: string;
   entry: Entry;
-}
-
-/** An open ZIP and its file descriptor (owned by yauzl: `zip.close()` closes it). */
-interface OpenZip {
-  zip: ZipFile;
-  fd: number;
-}
-
-function openZip(file: string): Promise<OpenZip> {
-  return new Promise((resolve, reject) => {
-    fsOpen(file, 'r', (openErr, fd) => {
-      if (openErr) {
-        reject(openErr);
-        return;
-      }
-      yauzl.fromFd(
-        fd,
-        { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
-        (err, zip) => {
-          if (err) {
-            fsClose(fd, () => undefined);
-            reject(err);
-          } else resolve({ zip, fd });
-        },
-      );
-    });
-  });
 }
 
 function entryName(entry: Entry): string {
@@ -81,12 +55,12 @@ function toMediaError(e: unknown, what: string): MediaError {
 async function withCentralDirectory<T>(
   file: string,
   visit: (zip: ZipFile, item: ZipItem, fd: number) => Promise<boolean>,
-  done: () => T,
+  done: (zip: ZipFile, fd: number) => Promise<T>,
 ): Promise<T> {
   let zip: ZipFile;
   let fd: number;
   try {
-    ({ zip, fd } = await openZip(file));
+    ({ zip, fd } = await openZipFile(file, { decodeStrings: false }));
   } catch (e) {
     throw toMediaError(e, 'Cannot open ZIP');
   }
@@ -109,7 +83,7 @@ async function withCentralDirectory<T>(
       });
       zip.readEntry();
     });
-    return done();
+    return await done(zip, fd);
   } catch (e) {
     throw toMediaError(e, 'Cannot read ZIP entries');
   } finally {
@@ -234,49 +208,95 @@ async function readEntry(file: string, zip: ZipFile, item: ZipItem, max?: number
   return sevenZipExtract(file, item.name, max);
 }
 
+/** Concurrent head reads per archive (libuv's default thread pool has 4 threads). */
+const HEAD_READS_IN_FLIGHT = 4;
+
+/**
+ * `fn` over `items` with at most `limit` calls pending; results in the order of `items`. On a failure no new
+ * call starts, and the first error is thrown only once every pending call has settled (the caller closes the
+ * file next).
+ */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const i = next++;
+      try {
+        out[i] = await fn(items[i]!);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const rejected = settled.find((r) => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  return out;
+}
+
+/** An entry's type (and dimensions when asked), from as few bytes of it as possible. */
+async function describeItem(
+  file: string,
+  zip: ZipFile,
+  fd: number,
+  item: ZipItem,
+  dimensions: boolean,
+): Promise<ContainerEntry> {
+  const size = item.entry.uncompressedSize;
+  const readHeadOrNull = async (max: number): Promise<Buffer | null> => {
+    if (size === 0) return Buffer.alloc(0);
+    try {
+      return await readEntryHead(file, zip, fd, item, max);
+    } catch (e) {
+      // One unreadable entry (bad data, unknown method) is reported with a null type, as Komga does.
+      if (e instanceof MediaError && e.code === 'ERR_1002') throw e;
+      return null;
+    }
+  };
+  // Random access makes short reads cheap: first only what type detection needs (it also holds the image
+  // header of nearly every page), more only when the dimensions are not in it. Entries up to HEAD_BYTES, and
+  // those 7-Zip reads, are read up to HEAD_BYTES at once.
+  const sniffFirst = YAUZL_METHODS.has(item.entry.compressionMethod) && size > HEAD_BYTES;
+  let head = await readHeadOrNull(sniffFirst ? SNIFF_BYTES : HEAD_BYTES);
+  let entry = describeEntry(item.name, size, head, dimensions);
+  const lacksDimensions = () => dimensions && isPage(entry) && entry.width === undefined;
+  if (sniffFirst && lacksDimensions() && head && head.length >= SNIFF_BYTES) {
+    head = await readHeadOrNull(HEAD_BYTES);
+    entry = describeEntry(item.name, size, head, dimensions);
+  }
+  if (lacksDimensions() && head && head.length >= HEAD_BYTES) {
+    // The image header lies further in (e.g. a JPEG with a large EXIF block): random access makes reading
+    // this one entry whole cheap.
+    entry = describeEntry(item.name, size, await readEntry(file, zip, item), dimensions);
+  }
+  return entry;
+}
+
 export const zipReader: ContainerReader = {
   mediaTypes: [MediaTypes.zip],
 
   async entries(file, { dimensions }) {
-    const entries: ContainerEntry[] = [];
-    await withCentralDirectory(
+    const items: ZipItem[] = [];
+    return withCentralDirectory(
       file,
-      async (zip, item, fd) => {
+      async (_zip, item) => {
         if (isDirectoryName(item.name) || isJunk(item.name)) return true;
         if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP not supported: ${item.name}`);
-        const size = item.entry.uncompressedSize;
-        const readHeadOrNull = async (max: number): Promise<Buffer | null> => {
-          if (size === 0) return Buffer.alloc(0);
-          try {
-            return await readEntryHead(file, zip, fd, item, max);
-          } catch (e) {
-            // One unreadable entry (bad data, unknown method) is reported with a null type, as Komga does.
-            if (e instanceof MediaError && e.code === 'ERR_1002') throw e;
-            return null;
-          }
-        };
-        // Random access makes short reads cheap: first only what type detection needs (it also holds the
-        // image header of nearly every page), more only when the dimensions are not in it. Entries up to
-        // HEAD_BYTES, and those 7-Zip reads, are read up to HEAD_BYTES at once.
-        const sniffFirst = YAUZL_METHODS.has(item.entry.compressionMethod) && size > HEAD_BYTES;
-        let head = await readHeadOrNull(sniffFirst ? SNIFF_BYTES : HEAD_BYTES);
-        let entry = describeEntry(item.name, size, head, dimensions);
-        const lacksDimensions = () => dimensions && isPage(entry) && entry.width === undefined;
-        if (sniffFirst && lacksDimensions() && head && head.length >= SNIFF_BYTES) {
-          head = await readHeadOrNull(HEAD_BYTES);
-          entry = describeEntry(item.name, size, head, dimensions);
-        }
-        if (lacksDimensions() && head && head.length >= HEAD_BYTES) {
-          // The image header lies further in (e.g. a JPEG with a large EXIF block): random access makes
-          // reading this one entry whole cheap.
-          entry = describeEntry(item.name, size, await readEntry(file, zip, item), dimensions);
-        }
-        entries.push(entry);
+        items.push(item);
         return true;
       },
-      () => undefined,
+      async (zip, fd) => {
+        // The heads are read once the whole directory is known, several at a time: each read is a round trip
+        // to libuv's thread pool, and overlapping them is what makes a 20-page book cheap.
+        const entries = await mapConcurrently(items, HEAD_READS_IN_FLIGHT, (item) =>
+          describeItem(file, zip, fd, item, dimensions),
+        );
+        return sortEntries(entries);
+      },
     );
-    return sortEntries(entries);
   },
 
   async read(file, entryName) {
@@ -288,7 +308,7 @@ export const zipReader: ContainerReader = {
         found = await readEntry(file, zip, item);
         return false;
       },
-      () => undefined,
+      async () => undefined,
     );
     if (!found) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
     return found;

@@ -1,5 +1,5 @@
-import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
+import { openZipFile } from '../archives/zip-file-reader.js';
 import { MediaError } from '../types.js';
 
 /** One file entry of a ZIP central directory (directories are skipped). */
@@ -53,7 +53,7 @@ export class ZipArchive {
   static async open(file: string): Promise<ZipArchive> {
     let zip: ZipFile;
     try {
-      zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, decodeStrings: false });
+      zip = (await openZipFile(file, { decodeStrings: false })).zip;
     } catch (e) {
       throw wrap(e, file);
     }

@@ -125,13 +125,13 @@ export class PdfService {
   }
 
   /**
-   * Renders page `page` (1-based) as JPEG, shorter side {@link PDF_RESOLUTION} px (engine.md §4.4).
-   * Pass the stored page dimension to skip the size lookup.
+   * Renders page `page` (1-based) as JPEG, shorter side {@link PDF_RESOLUTION} px (engine.md §4.4) unless
+   * `resolution` asks for fewer (posters). Pass the stored page dimension to skip the size lookup.
    */
   async renderPage(
     file: string,
     page: number,
-    opts: { dimension?: { width: number; height: number }; quality?: number } = {},
+    opts: { dimension?: { width: number; height: number }; quality?: number; resolution?: number } = {},
   ): Promise<{ bytes: Buffer; mediaType: string; width: number; height: number }> {
     let dim = opts.dimension;
     if (!dim) {
@@ -139,7 +139,7 @@ export class PdfService {
       dim = info.pages[page - 1];
       if (!dim) throw new PdfError('page-range', `No page ${page}`);
     }
-    const size = pdfRenderSize(dim);
+    const size = pdfRenderSize(dim, Math.min(opts.resolution ?? PDF_RESOLUTION, PDF_RESOLUTION));
     const res = await this.call(
       { op: 'render', file, page, ...size, quality: opts.quality ?? 90 },
       this.opts.renderTimeoutMs,

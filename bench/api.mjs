@@ -1,0 +1,369 @@
+// Browse API latency on a large library: 100,000 books in 5,000 series, written straight into the built server's
+// SQLite database (created by the server's own migrations on a first start), then served by the built server.
+// Measures, with many sequential requests each: the series grid (first page, the web client's default sort), a
+// filtered book list, full-text searches and on deck; prints p50/p95 and fails when a p95 is over 50 ms.
+// Run `npm run build` first. BENCH_REQUESTS (default 200) sets the requests per endpoint; BENCH_KEEP=1 keeps the
+// data directory (its path is printed) for a closer look.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { claim, openDatabase, sessionCookie, startServer } from './support/server.mjs';
+
+const SERIES = 5_000;
+const BOOKS_PER_SERIES = 20;
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const WARMUP = 50;
+const BUDGET_MS = 50;
+
+// ---- deterministic data ----
+
+let seed = 0x5eed;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (xs) => xs[Math.floor(random() * xs.length)];
+const some = (xs, min, max) => {
+  const n = min + Math.floor(random() * (max - min + 1));
+  return [...new Set(Array.from({ length: n }, () => pick(xs)))];
+};
+let counter = 0;
+const id = () => `B${(++counter).toString(32).toUpperCase().padStart(12, '0')}`;
+const iso = (ms) => new Date(ms).toISOString();
+const DAY = 86_400_000;
+const EPOCH = Date.UTC(2023, 0, 1);
+
+const WORDS = (
+  'crimson shadow knight river empire silver dragon winter garden broken crown eternal night storm city ' +
+  'hollow star iron moon forgotten ocean wild heart quiet machine lost kingdom burning sky paper tiger ' +
+  'golden road frozen throne secret atlas midnight circus glass orchid thunder valley hidden temple ' +
+  'scarlet witch steel wolf velvet rain ashen tower desert rose neon saint copper fox lunar tide savage ' +
+  'dawn violet engine cobalt blade ember forest phantom harbor'
+).split(' ');
+const FIRST =
+  'Alan Brian Carla Diane Emil Fatima Goran Hana Ivan Julia Kenji Lena Marco Nadia Oscar Paula Quentin Rosa Sven Tomoko Ugo Vera Walt Xenia Yusuf Zoé'.split(
+    ' ',
+  );
+const LAST =
+  'Abbott Becker Castillo Dubois Eriksen Fujita Garcia Horvat Ibarra Jansen Kowalski Lindqvist Moreau Nakamura Okafor Petrov Quinn Rossi Schmidt Tanaka Urban Vasquez Weber Xu Yamada Zielinski'.split(
+    ' ',
+  );
+const ROLES = ['writer', 'penciller', 'inker', 'colorist', 'letterer', 'cover', 'editor', 'translator'];
+const PUBLISHERS =
+  'Image,Marvel,DC Comics,Dark Horse,Kodansha,Shueisha,Glénat,Dargaud,Casterman,Viz,Yen Press,IDW,Boom!,Oni Press,Titan,Delcourt,Panini,Carlsen,Egmont,Fantagraphics'.split(
+    ',',
+  );
+const GENRES =
+  'Action,Adventure,Comedy,Drama,Fantasy,Horror,Mystery,Romance,Sci-Fi,Slice of Life,Sports,Superhero,Thriller,Historical,Western,Crime,Noir,Mecha,Isekai,Psychological,Supernatural,War,Music,Cooking,School'.split(
+    ',',
+  );
+const TAGS = Array.from({ length: 200 }, (_, i) => `tag-${i}`);
+const AUTHORS = Array.from({ length: 2_000 }, () => `${pick(FIRST)} ${pick(LAST)}`);
+const LANGUAGES = ['en', 'en', 'en', 'fr', 'ja', 'de', 'es'];
+const STATUSES = ['ENDED', 'ONGOING', 'ONGOING', 'HIATUS', 'ABANDONED'];
+const AGES = [null, null, 6, 12, 16, 18];
+// A vocabulary of invented words used with a skewed (Zipf-like) frequency, so that, as in real titles and
+// summaries, a few words are common and most are rare.
+const ONSETS = 'b c d f g h j k l m n p r s t v w z ch sh th tr br kr st gl pl'.split(' ');
+const NUCLEI = 'a e i o u ai ou ei ea y'.split(' ');
+const CODAS = ['', '', '', 'n', 'r', 's', 'l', 'x', 'm', 'nd', 'st', 'k'];
+const syllable = () => pick(ONSETS) + pick(NUCLEI) + pick(CODAS);
+const VOCABULARY = [
+  ...new Set(
+    Array.from({ length: 6000 }, () => Array.from({ length: 2 + Math.floor(random() * 2) }, syllable).join('')),
+  ),
+];
+const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)];
+const capital = (w) => w[0].toUpperCase() + w.slice(1);
+const sentence = (n) => Array.from({ length: n }, word).join(' ');
+
+/** Writes libraries, series, books, metadata, media and the admin's read progress, in one transaction. */
+function populate(dataDir, adminId) {
+  const db = new Database(join(dataDir, 'database.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const now = iso(Date.now());
+  const ins = (table, columns) =>
+    db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+  const library = ins('library', ['id', 'name', 'root', 'created_date', 'last_modified_date']);
+  const series = ins('series', [
+    'id',
+    'library_id',
+    'name',
+    'url',
+    'file_last_modified',
+    'created_date',
+    'last_modified_date',
+    'book_count',
+  ]);
+  const seriesMetadata = ins('series_metadata', [
+    'series_id',
+    'title',
+    'title_sort',
+    'status',
+    'summary',
+    'publisher',
+    'age_rating',
+    'language',
+    'total_book_count',
+    'created_date',
+    'last_modified_date',
+  ]);
+  const genre = ins('series_metadata_genre', ['series_id', 'genre', 'position']);
+  const seriesTag = ins('series_metadata_tag', ['series_id', 'tag', 'position']);
+  const label = ins('series_metadata_sharing', ['series_id', 'label', 'position']);
+  const book = ins('book', [
+    'id',
+    'series_id',
+    'library_id',
+    'name',
+    'url',
+    'number',
+    'file_last_modified',
+    'file_size',
+    'created_date',
+    'last_modified_date',
+  ]);
+  const bookMetadata = ins('book_metadata', [
+    'book_id',
+    'title',
+    'summary',
+    'number',
+    'number_sort',
+    'release_date',
+    'isbn',
+    'created_date',
+    'last_modified_date',
+  ]);
+  const media = ins('media', ['book_id', 'status', 'media_type', 'page_count', 'created_date', 'last_modified_date']);
+  const author = ins('book_metadata_author', ['book_id', 'name', 'role', 'position']);
+  const bookTag = ins('book_metadata_tag', ['book_id', 'tag', 'position']);
+  const aggregation = ins('book_metadata_aggregation', [
+    'series_id',
+    'release_date',
+    'summary',
+    'created_date',
+    'last_modified_date',
+  ]);
+  const aggregationAuthor = ins('book_metadata_aggregation_author', ['series_id', 'name', 'role']);
+  const aggregationTag = ins('book_metadata_aggregation_tag', ['series_id', 'tag']);
+  const progress = ins('read_progress', [
+    'book_id',
+    'user_id',
+    'page',
+    'completed',
+    'read_date',
+    'created_date',
+    'last_modified_date',
+  ]);
+
+  const libraries = [id(), id()];
+  const seriesIds = [];
+  db.transaction(() => {
+    libraries.forEach((l, i) => library.run(l, `Library ${i + 1}`, `file:///bench/library-${i + 1}`, now, now));
+    for (let s = 0; s < SERIES; s++) {
+      const sid = id();
+      const libraryId = libraries[s % 2];
+      const title = [capital(pick(WORDS)), capital(word()), ...(random() < 0.5 ? [capital(word())] : [])].join(' ');
+      const created = EPOCH + Math.floor(random() * 600) * DAY;
+      const modified = random() < 0.3 ? created + Math.floor(random() * 100) * DAY : created;
+      const folder = `file:///bench/library-${(s % 2) + 1}/${encodeURIComponent(title)}/`;
+      series.run(sid, libraryId, title, folder, iso(created), iso(created), iso(modified), BOOKS_PER_SERIES);
+      seriesMetadata.run(
+        sid,
+        title,
+        title,
+        pick(STATUSES),
+        random() < 0.5 ? sentence(40) : '',
+        pick(PUBLISHERS),
+        pick(AGES),
+        pick(LANGUAGES),
+        random() < 0.5 ? BOOKS_PER_SERIES + Math.floor(random() * 3) : null,
+        iso(created),
+        iso(created),
+      );
+      some(GENRES, 1, 3).forEach((g, i) => genre.run(sid, g, i));
+      some(TAGS, 1, 4).forEach((t, i) => seriesTag.run(sid, t, i));
+      if (random() < 0.05) label.run(sid, pick(['kids', 'mature', 'family']), 0);
+      const year = 1960 + Math.floor(random() * 60);
+      const authors = new Map();
+      const tags = new Set();
+      let firstDate = null;
+      for (let n = 1; n <= BOOKS_PER_SERIES; n++) {
+        const bid = id();
+        const name = `${title} ${String(n).padStart(3, '0')}`;
+        const date = `${year + Math.floor(n / 6)}-${String(1 + (n % 12)).padStart(2, '0')}-01`;
+        firstDate ??= date;
+        book.run(
+          bid,
+          sid,
+          libraryId,
+          name,
+          `${folder}${encodeURIComponent(name)}.cbz`,
+          n,
+          iso(created),
+          20_000_000 + Math.floor(random() * 5e7),
+          iso(created + n * 60_000),
+          iso(created + n * 60_000),
+        );
+        const bookTitle = random() < 0.4 ? capital(sentence(2 + Math.floor(random() * 3))) : name;
+        const isbn = random() < 0.2 ? `978${String(Math.floor(random() * 1e10)).padStart(10, '0')}` : '';
+        bookMetadata.run(
+          bid,
+          bookTitle,
+          random() < 0.3 ? sentence(30) : '',
+          String(n),
+          n,
+          date,
+          isbn,
+          iso(created),
+          iso(created),
+        );
+        media.run(bid, 'READY', 'application/zip', 20 + Math.floor(random() * 200), now, now);
+        ROLES.slice(0, 2 + Math.floor(random() * 2)).forEach((role, i) => {
+          const name = pick(AUTHORS);
+          author.run(bid, name, role, i);
+          authors.set(`${name}/${role}`, [name, role]);
+        });
+        some(TAGS, 0, 2).forEach((t, i) => {
+          bookTag.run(bid, t, i);
+          tags.add(t);
+        });
+        // The admin reads some series: the first books of every 10th series, one in progress in every 20th.
+        if (s % 10 === 0 && n <= 1 + (s % 7)) progress.run(bid, adminId, 20, 1, iso(EPOCH + s * 60_000), now, now);
+        if (s % 20 === 5 && n === 1) progress.run(bid, adminId, 3, 0, iso(EPOCH + s * 60_000), now, now);
+      }
+      aggregation.run(sid, firstDate, '', now, now);
+      for (const [name, role] of authors.values()) aggregationAuthor.run(sid, name, role);
+      for (const t of tags) aggregationTag.run(sid, t);
+      seriesIds.push(sid);
+    }
+  })();
+  db.close();
+  return { libraries };
+}
+
+// ---- measuring ----
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function measure(name, cookie, base, request) {
+  const times = [];
+  let last;
+  for (let i = 0; i < WARMUP + REQUESTS; i++) {
+    const { method = 'GET', path, body } = request(i);
+    const started = process.hrtime.bigint();
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    last = await res.json();
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(last)}`);
+    if (i >= WARMUP) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return { name, p50: percentile(times, 50), p95: percentile(times, 95), total: last.totalElements };
+}
+
+const work = await mkdtemp(join(tmpdir(), 'quire-bench-api-'));
+const dataDir = join(work, 'data');
+let server;
+try {
+  // A first start creates the database through the server's migrations; the claim creates the admin.
+  server = await startServer({ dataDir });
+  const authorization = await claim(server.base);
+  await server.stop();
+  const ro = openDatabase(dataDir);
+  const adminId = ro.prepare('SELECT id FROM user').get().id;
+  ro.close();
+
+  let started = Date.now();
+  const { libraries } = populate(dataDir, adminId);
+  console.log(`database: ${SERIES} series, ${SERIES * BOOKS_PER_SERIES} books written in ${Date.now() - started} ms`);
+
+  started = Date.now();
+  server = await startServer({ dataDir, startTimeoutMs: 120_000 });
+  console.log(`server started in ${Date.now() - started} ms`);
+  const cookie = await sessionCookie(server.base, authorization);
+  started = Date.now();
+  const warm = await fetch(`${server.base}/api/v1/books/list?size=1`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ fullTextSearch: 'crimson' }),
+  });
+  if (!warm.ok) throw new Error(`warm-up: ${warm.status}`);
+  console.log(`search index built in ${Date.now() - started} ms (first start on this database)`);
+
+  // Whole and partial words of titles, two-word queries, author names, words of summaries.
+  const terms = [
+    'crimson',
+    'knight',
+    'drag',
+    'moon tiger',
+    'tanaka',
+    'nadia rossi',
+    ...VOCABULARY.slice(0, 20).map((w, i) => (i % 2 ? w : w.slice(0, 4))),
+  ];
+  const results = [
+    await measure('series grid (POST /series/list, titleSort, page 1)', cookie, server.base, () => ({
+      method: 'POST',
+      path: '/api/v1/series/list?page=0&size=20&sort=metadata.titleSort,asc',
+      body: {
+        condition: {
+          allOf: [{ libraryId: { operator: 'is', value: libraries[0] } }, { deleted: { operator: 'isFalse' } }],
+        },
+      },
+    })),
+    await measure('series grid, all libraries (GET /series, titleSort)', cookie, server.base, () => ({
+      path: '/api/v1/series?page=0&size=20&sort=metadata.titleSort,asc',
+    })),
+    await measure('filtered book list (library + tag + unread, by title)', cookie, server.base, (i) => ({
+      method: 'POST',
+      path: '/api/v1/books/list?page=0&size=20&sort=metadata.title,asc',
+      body: {
+        condition: {
+          allOf: [
+            { libraryId: { operator: 'is', value: libraries[i % 2] } },
+            { tag: { operator: 'is', value: `tag-${i % 200}` } },
+            { readStatus: { operator: 'is', value: 'UNREAD' } },
+          ],
+        },
+      },
+    })),
+    await measure('full-text search, books (relevance)', cookie, server.base, (i) => ({
+      method: 'POST',
+      path: '/api/v1/books/list?page=0&size=20',
+      body: { fullTextSearch: terms[i % terms.length] },
+    })),
+    await measure('full-text search, series (relevance)', cookie, server.base, (i) => ({
+      method: 'POST',
+      path: '/api/v1/series/list?page=0&size=20',
+      body: { fullTextSearch: terms[i % terms.length] },
+    })),
+    await measure('on deck (GET /books/ondeck)', cookie, server.base, () => ({
+      path: '/api/v1/books/ondeck?page=0&size=20',
+    })),
+  ];
+
+  console.log(`\n${REQUESTS} sequential requests each, after ${WARMUP} warm-up requests:`);
+  console.log(`${'endpoint'.padEnd(56)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  total`);
+  let failed = false;
+  for (const r of results) {
+    const over = r.p95 > BUDGET_MS;
+    failed ||= over;
+    console.log(
+      `${r.name.padEnd(56)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)}  ${r.total}${over ? '  OVER BUDGET' : ''}`,
+    );
+  }
+  console.log(failed ? `\nFAIL: some p95 above ${BUDGET_MS} ms` : `\nOK: every p95 within ${BUDGET_MS} ms`);
+  process.exitCode = failed ? 1 : 0;
+} finally {
+  await server?.stop();
+  if (process.env.BENCH_KEEP) console.log(`kept ${work}`);
+  else await rm(work, { recursive: true, force: true });
+}

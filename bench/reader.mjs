@@ -1,0 +1,149 @@
+// Page-turn latency of the paged reader in Chromium: a 100-page CBZ of real 1000 × 1500 JPEG pages (noise, like a
+// scan) served by the built server; the reader opens it with its default settings (preloading on, animations on),
+// then the Next key is pressed page after page. Each turn is timed from the key press (a capturing listener that
+// runs before the reader's) to the first frame in which the next page's image is on screen, decoded: that frame's
+// requestAnimationFrame callback, then a task queued from it, which runs once the frame has been produced.
+// Reports the median and 95th percentile. Goal: p95 under 50 ms. Run `npm run build` first.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { makeJpegPages, writeZip } from './support/cbz.mjs';
+import { claim, createLibrary, openDatabase, sessionCookie, sleep, startServer } from './support/server.mjs';
+
+const PAGES = 100;
+/** Time the reader is left on each page before the next press, as a reader would (preloading happens here). */
+const DWELL_MS = Number(process.env.BENCH_DWELL_MS ?? 300);
+const GOAL_P95_MS = 50;
+
+function chromiumPath() {
+  if (process.env.QUIRE_CHROMIUM) return process.env.QUIRE_CHROMIUM;
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
+    } catch {
+      // next name
+    }
+  }
+  throw new Error('chromium not found: apt-get install -y chromium (or set QUIRE_CHROMIUM)');
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+const work = await mkdtemp(join(tmpdir(), 'quire-bench-reader-'));
+const root = join(work, 'library');
+const dataDir = join(work, 'data');
+await mkdir(join(root, 'Bench Series'), { recursive: true });
+
+console.log(`generating a CBZ of ${PAGES} JPEG pages (1000 × 1500)…`);
+const pages = await makeJpegPages(PAGES, { noise: 20 });
+await writeZip(
+  join(root, 'Bench Series', 'Bench 001.cbz'),
+  pages.map(({ data }, i) => ({ name: `${String(i + 1).padStart(3, '0')}.jpg`, data })),
+);
+console.log(`average page: ${(pages.reduce((s, p) => s + p.data.length, 0) / PAGES / 1024).toFixed(0)} KiB`);
+
+let server;
+let browser;
+try {
+  server = await startServer({ dataDir });
+  const authorization = await claim(server.base);
+  await createLibrary(server.base, authorization, { name: 'Bench', root });
+  let bookId;
+  const started = Date.now();
+  while (!bookId) {
+    try {
+      const db = openDatabase(dataDir);
+      bookId = db
+        .prepare("select b.id from book b join media m on m.book_id = b.id where m.status = 'READY'")
+        .get()?.id;
+      db.close();
+    } catch {
+      /* not there yet */
+    }
+    if (Date.now() - started > 120_000) throw new Error('the book was not analysed in 2 minutes');
+    if (!bookId) await sleep(200);
+  }
+
+  const [name, value] = (await sessionCookie(server.base, authorization)).split('=');
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name, value, url: server.base }]);
+  const page = await context.newPage();
+  await page.goto(`${server.base}/book/${bookId}/read?page=1&incognito=true`);
+
+  const shownPage = () =>
+    page
+      .evaluate(() => {
+        const img = document.querySelector('[data-current] img');
+        return img?.complete && img.naturalWidth ? Number(/\d+/.exec(img.alt)?.[0]) : 0;
+      })
+      .catch(() => 0); // the document may still be loading
+  const deadline = Date.now() + 30_000;
+  while ((await shownPage()) !== 1) {
+    if (Date.now() > deadline) throw new Error('the reader did not show page 1');
+    await sleep(50);
+  }
+
+  // In the page: a capturing keydown listener notes the press; a requestAnimationFrame loop watches for the first
+  // frame that has the expected page's image on screen.
+  await page.evaluate(() => {
+    window.__turn = null;
+    window.addEventListener(
+      'keydown',
+      (e) => {
+        if (e.key !== 'ArrowRight') return;
+        const start = performance.now();
+        const expected = window.__expected;
+        const turn = { start, end: null };
+        window.__turn = turn;
+        const check = () => {
+          const img = document.querySelector('[data-current] img');
+          const ready = img && img.complete && img.naturalWidth > 0 && img.alt.endsWith(` ${expected}`);
+          if (ready) setTimeout(() => (turn.end = performance.now()), 0);
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      },
+      { capture: true },
+    );
+  });
+
+  const samples = [];
+  for (let n = 2; n <= PAGES; n++) {
+    await sleep(DWELL_MS);
+    await page.evaluate((expected) => (window.__expected = expected), n);
+    await page.keyboard.press('ArrowRight');
+    let ms;
+    const turnDeadline = Date.now() + 10_000;
+    while (ms === undefined) {
+      ms = await page.evaluate(() =>
+        window.__turn?.end != null ? window.__turn.end - window.__turn.start : undefined,
+      );
+      if (ms === undefined) {
+        if (Date.now() > turnDeadline) throw new Error(`page ${n} was never shown`);
+        await sleep(5);
+      }
+    }
+    samples.push(ms);
+  }
+
+  const sorted = [...samples].sort((a, b) => a - b);
+  const median = percentile(sorted, 50);
+  const p95 = percentile(sorted, 95);
+  const mean = samples.reduce((s, x) => s + x, 0) / samples.length;
+  console.log(`page turns measured: ${samples.length} (Next key → next page painted, ${DWELL_MS} ms on each page)`);
+  console.log(
+    `median ${median.toFixed(1)} ms   p95 ${p95.toFixed(1)} ms   mean ${mean.toFixed(1)} ms   max ${sorted.at(-1).toFixed(1)} ms`,
+  );
+  console.log(`goal p95 < ${GOAL_P95_MS} ms: ${p95 < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+  process.exitCode = p95 < GOAL_P95_MS ? 0 : 1;
+} finally {
+  await browser?.close();
+  await server?.stop();
+  await rm(work, { recursive: true, force: true });
+}

@@ -1,0 +1,218 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { writeCbz } from '../../packages/server/test/support/library-builder.js';
+import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const EMAIL = 'browser@example.org';
+const PASSWORD = 'browse-secret';
+const LIBRARY = 'E2E Browse';
+const basic = `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`;
+
+interface BookSpec {
+  series: string;
+  number: number;
+  title: string;
+  genre: string;
+}
+
+/** Three series; each book's ComicInfo names its series, title and genre (imported lower-cased, as Komga does). */
+const BOOKS: BookSpec[] = [
+  { series: 'Space Saga', number: 1, title: 'Into the Void', genre: 'science fiction' },
+  { series: 'Space Saga', number: 2, title: 'Dark Star', genre: 'science fiction' },
+  { series: 'Cozy Cafe', number: 1, title: 'Morning Brew', genre: 'Slice of Life' },
+  { series: 'Knight Tales', number: 1, title: 'The Lost Sword', genre: 'Fantasy' },
+];
+
+const comicInfo = (b: BookSpec) =>
+  `<?xml version="1.0"?>
+<ComicInfo xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <Title>${b.title}</Title>
+  <Series>${b.series}</Series>
+  <Number>${b.number}</Number>
+  <Genre>${b.genre}</Genre>
+</ComicInfo>`;
+
+interface Named {
+  id: string;
+  name: string;
+}
+interface BookJson extends Named {
+  media: { status: string };
+  metadata: { title: string };
+}
+
+describe('browse: a library of series, filters held in the URL, search from the app bar', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let libraryRoot: string;
+  let libraryId: string;
+  let failed = false;
+
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${server.url}${path}`, { headers: { Authorization: basic } });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  const books = async () =>
+    (await get<{ content: BookJson[] }>(`/api/v1/books?library_id=${libraryId}&unpaged=true&sort=name,asc`)).content;
+  const main = () => page.getByRole('main');
+  const grid = () => main().getByRole('list', { name: 'Series' });
+  const seriesShown = async () => (await grid().getByRole('link').allTextContents()).sort();
+  const query = () => new URL(page.url()).searchParams;
+
+  beforeAll(async () => {
+    server = await startServer();
+    const claim = await fetch(`${server.url}/api/v1/claim`, {
+      method: 'POST',
+      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
+    });
+    expect(claim.status).toBe(200);
+    libraryRoot = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-browse-')));
+    let seed = 1;
+    for (const b of BOOKS) {
+      const file = join(libraryRoot, b.series, `${b.series} ${String(b.number).padStart(3, '0')}.cbz`);
+      await writeCbz(file, { pages: 2, seed: seed++, comicInfo: comicInfo(b) });
+    }
+    const created = await fetch(`${server.url}/api/v1/libraries`, {
+      method: 'POST',
+      headers: { Authorization: basic, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: LIBRARY, root: libraryRoot }),
+    });
+    expect(created.status).toBe(200);
+    libraryId = ((await created.json()) as Named).id;
+
+    // Analysed, and the ComicInfo titles imported.
+    const deadline = Date.now() + 30_000;
+    const expected = BOOKS.map((b) => b.title).sort();
+    for (;;) {
+      const list = await books();
+      const ready = list.length === BOOKS.length && list.every((b) => b.media.status === 'READY');
+      if (ready && JSON.stringify(list.map((b) => b.metadata.title).sort()) === JSON.stringify(expected)) break;
+      if (Date.now() > deadline) throw new Error(`library not analysed in 30 s:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser));
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') {
+      failed = true;
+      await screenshot(page, `browse-${ctx.task.name}`);
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (failed) console.log(server.output());
+    await server?.stop();
+    if (libraryRoot) await rm(libraryRoot, { recursive: true, force: true });
+  });
+
+  it('logs in and lands on the dashboard, where the new books show', async () => {
+    await page.goto(server.url);
+    await page.waitForURL(/\/login/);
+    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
+    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((u) => u.pathname === '/dashboard');
+    const added = main().getByRole('region', { name: 'Recently added books' });
+    await expect.poll(() => added.getByRole('link', { name: '2 - Dark Star', exact: true }).count()).toBe(1);
+  });
+
+  it("browses the library's series", async () => {
+    await page.getByRole('navigation', { name: 'Navigation' }).getByRole('link', { name: LIBRARY }).click();
+    await main().getByRole('tab', { name: 'Series' }).click();
+    await page.waitForURL((u) => u.pathname === `/libraries/${libraryId}/series`);
+    await main().getByRole('heading', { level: 1, name: LIBRARY }).waitFor();
+    await expect.poll(seriesShown).toEqual(['Cozy Cafe', 'Knight Tales', 'Space Saga']);
+    // Remembered: the library now opens on its series.
+    await page.goto(`${server.url}/libraries/${libraryId}`);
+    await page.waitForURL((u) => u.pathname === `/libraries/${libraryId}/series`);
+  });
+
+  it('filters by genre; the URL holds the filter and a reload keeps it', async () => {
+    await main().getByRole('button', { name: 'Filter and sort' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Filter and sort' });
+    await drawer.getByRole('button', { name: /^genre/i }).click();
+    await drawer.getByRole('checkbox', { name: 'science fiction' }).click();
+    await expect.poll(() => query().getAll('genre')).toEqual(['is:science fiction']);
+    // The drawer is modal: the grid is hidden from assistive technology until it closes.
+    await page.keyboard.press('Escape');
+    await expect.poll(seriesShown).toEqual(['Space Saga']);
+
+    await page.reload();
+    await expect.poll(seriesShown).toEqual(['Space Saga']);
+    expect(query().getAll('genre')).toEqual(['is:science fiction']);
+    await main().getByRole('button', { name: 'Filter and sort, 1 filter active' }).click();
+    await drawer.getByRole('button', { name: /^genre/i }).click();
+    expect(await drawer.getByRole('checkbox', { name: 'science fiction' }).getAttribute('aria-checked')).toBe('true');
+    // Tri-state: a second click excludes the genre, a third lets it go.
+    await drawer.getByRole('checkbox', { name: 'science fiction' }).click();
+    await expect.poll(() => query().getAll('genre')).toEqual(['isNot:science fiction']);
+    await page.keyboard.press('Escape');
+    await expect.poll(seriesShown).toEqual(['Cozy Cafe', 'Knight Tales']);
+    await main().getByRole('button', { name: 'Filter and sort, 1 filter active' }).click();
+    await drawer.getByRole('button', { name: /^genre/i }).click();
+    await drawer.getByRole('checkbox', { name: 'science fiction (excluded)' }).click();
+    await expect.poll(() => query().getAll('genre')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(seriesShown).toEqual(['Cozy Cafe', 'Knight Tales', 'Space Saga']);
+  });
+
+  it('filters by read status; the URL holds it and a reload keeps it', async () => {
+    const cafe = (await get<{ content: Named[] }>(`/api/v1/series?library_id=${libraryId}&unpaged=true`)).content.find(
+      (s) => s.name === 'Cozy Cafe',
+    )!;
+    const marked = await fetch(`${server.url}/api/v1/series/${cafe.id}/read-progress`, {
+      method: 'POST',
+      headers: { Authorization: basic },
+    });
+    expect(marked.status).toBe(204);
+
+    await main().getByRole('button', { name: 'Filter and sort' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Filter and sort' });
+    await drawer.getByRole('checkbox', { name: 'Read', exact: true }).click();
+    await expect.poll(() => query().getAll('readStatus')).toEqual(['is:READ']);
+    await page.keyboard.press('Escape');
+    await expect.poll(seriesShown).toEqual(['Cozy Cafe']);
+    // A second click excludes: everything not read.
+    await main().getByRole('button', { name: 'Filter and sort, 1 filter active' }).click();
+    await drawer.getByRole('checkbox', { name: 'Read', exact: true }).click();
+    await expect.poll(() => query().getAll('readStatus')).toEqual(['isNot:READ']);
+    await page.keyboard.press('Escape');
+    await expect.poll(seriesShown).toEqual(['Knight Tales', 'Space Saga']);
+
+    await page.reload();
+    await expect.poll(seriesShown).toEqual(['Knight Tales', 'Space Saga']);
+    expect(query().getAll('readStatus')).toEqual(['isNot:READ']);
+  });
+
+  it('finds a book by its title from the app-bar search and opens it', async () => {
+    const darkStar = (await books()).find((b) => b.metadata.title === 'Dark Star')!;
+    const box = page.getByRole('combobox', { name: 'Search' });
+    await box.click();
+    await box.fill('Dark Star');
+    const option = page.getByRole('option', { name: /^Dark Star/ });
+    await option.waitFor();
+    await option.click();
+    await page.waitForURL((u) => u.pathname === `/book/${darkStar.id}`);
+    expect(await box.inputValue()).toBe('');
+  });
+
+  it('shows every match on the results page after Enter', async () => {
+    const box = page.getByRole('combobox', { name: 'Search' });
+    await box.click();
+    // The search box is scoped to all libraries here (not inside one).
+    await box.fill('Space Saga');
+    await page.getByRole('option', { name: /Search all for/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname === '/search' && u.searchParams.get('q') === 'Space Saga');
+    await main().getByRole('heading', { level: 1, name: 'Search results for “Space Saga”' }).waitFor();
+    const seriesRow = main().getByRole('region', { name: 'Series' });
+    await expect.poll(() => seriesRow.getByRole('link', { name: 'Space Saga', exact: true }).count()).toBe(1);
+  });
+});

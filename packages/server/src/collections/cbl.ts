@@ -1,0 +1,86 @@
+import type { ExportedBook } from '../db/repositories/readlists.js';
+
+/*
+ * ComicRack reading lists (.cbl), written for export. The shape is the one ComicRack and list sites publish
+ * and the one the importer reads back (engine.md §10): a `ReadingList` root with `Name`, `NumIssues`,
+ * `Books/Book` whose attributes are `Series`, `Number`, `Volume`, `Year`, an optional
+ * `<Database Name="cv" Series=".." Issue=".."/>` child carrying ComicVine ids, and an empty `Matchers`.
+ */
+
+export interface CblBook {
+  series: string;
+  number: string;
+  volume?: string;
+  year?: string;
+  /** ComicVine ids, when the book's (or its series') web links point to ComicVine. */
+  comicVine?: { series?: string; issue: string };
+}
+
+const escapeXml = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/** Characters XML 1.0 cannot carry at all, even escaped. */
+// eslint-disable-next-line no-control-regex
+const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
+
+const attr = (name: string, value: string | undefined) =>
+  value === undefined ? '' : ` ${name}="${escapeXml(clean(value))}"`;
+
+/** The .cbl document for a list named `name` holding `books` in reading order. */
+export function writeCbl(name: string, books: readonly CblBook[]): string {
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<ReadingList xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
+    `  <Name>${escapeXml(clean(name))}</Name>`,
+    `  <NumIssues>${books.length}</NumIssues>`,
+  ];
+  if (books.length === 0) {
+    lines.push('  <Books />');
+  } else {
+    lines.push('  <Books>');
+    for (const b of books) {
+      const head = `    <Book${attr('Series', b.series)}${attr('Number', b.number)}${attr('Volume', b.volume)}${attr('Year', b.year)}`;
+      if (b.comicVine) {
+        lines.push(
+          `${head}>`,
+          `      <Database Name="cv"${attr('Series', b.comicVine.series)}${attr('Issue', b.comicVine.issue)} />`,
+          '    </Book>',
+        );
+      } else {
+        lines.push(`${head} />`);
+      }
+    }
+    lines.push('  </Books>');
+  }
+  lines.push('  <Matchers />', '</ReadingList>', '');
+  return lines.join('\n');
+}
+
+/** A title ending in ` (YYYY)`, as the "append volume" import option writes it (engine.md §3.5). */
+const VOLUME_SUFFIX = /^(.*\S)\s+\((\d{4})\)$/;
+/** ComicVine resource ids in URLs: `4000-<id>` issues, `4050-<id>` volumes (series). */
+const COMICVINE_ID = /comicvine\.gamespot\.com\/.*\b(4000|4050)-(\d+)/i;
+
+/**
+ * A book as a .cbl entry. A series title with a year suffix is split into Series and Volume, so that importing
+ * the file (which tries `Series (Volume)` and `Series`) finds the series again.
+ */
+export function toCblBook(book: ExportedBook): CblBook {
+  const volume = VOLUME_SUFFIX.exec(book.seriesTitle);
+  const year = book.releaseDate?.slice(0, 4);
+  let issue: string | undefined;
+  let series: string | undefined;
+  for (const link of book.links) {
+    const m = COMICVINE_ID.exec(link.url);
+    if (!m) continue;
+    if (m[1] === '4000') issue ??= m[2];
+    else series ??= m[2];
+  }
+  return {
+    series: volume ? volume[1]! : book.seriesTitle,
+    number: book.number,
+    ...(volume ? { volume: volume[2]! } : {}),
+    ...(year ? { year } : {}),
+    ...(issue ? { comicVine: { issue, ...(series ? { series } : {}) } } : {}),
+  };
+}

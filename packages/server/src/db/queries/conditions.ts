@@ -1,0 +1,581 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type {
+  BooleanOperator,
+  DateOperator,
+  EqualityOperator,
+  NullableNumericOperator,
+  NullableOperator,
+  NumericOperator,
+  SearchConditionBook,
+  SearchConditionSeries,
+  StringOperator,
+} from '@quire/api';
+import { BOOK_CONDITION_KINDS, POSTER_TYPES, READ_STATUSES, SERIES_CONDITION_KINDS } from '@quire/api';
+import { badRequest } from '../../domain/errors.js';
+import type { ContentViewer } from '../../domain/restrictions.js';
+import type { AgeRestriction } from '../../domain/user.js';
+import { fold } from '../search/text.js';
+
+/**
+ * Search conditions (api.md §5.1, engine.md §14.3) as SQL, and the caller's library sharing and content
+ * restrictions (api.md §2.10, engine.md §15) that every list, count and search is filtered by.
+ *
+ * Table aliases the fragments refer to — series lists: `s` series, `sm` series_metadata, `ag`
+ * book_metadata_aggregation, `rs` read_progress_series (caller's), `ss` series_search; book lists: `b` book, `bm`
+ * book_metadata, `sm` its series' metadata, `m` media, `r` read_progress (caller's), `bs` book_search, `ss` its
+ * series' series_search.
+ */
+
+export type Sql = RawBuilder<SqlBool>;
+
+/** Who is listing: their id (read progress) and what they may see. */
+export interface ListContext {
+  userId: string;
+  /** null: every library. */
+  libraryIds: readonly string[] | null;
+  ageRestriction: AgeRestriction | null;
+  labelsAllow: readonly string[];
+  labelsExclude: readonly string[];
+}
+
+export function listContext(user: ContentViewer & { id: string }): ListContext {
+  return {
+    userId: user.id,
+    libraryIds: user.roles.has('ADMIN') || user.sharedAllLibraries ? null : [...user.sharedLibraryIds],
+    ageRestriction: user.ageRestriction,
+    labelsAllow: user.labelsAllow.map((l) => l.toLowerCase()),
+    labelsExclude: user.labelsExclude.map((l) => l.toLowerCase()),
+  };
+}
+
+/** Joins a fragment needs beyond the entity's base tables. */
+export type Join = 'ag' | 'rs' | 'ss' | 'm' | 'r' | 'bs' | 'bm' | 'sm';
+
+export interface CompiledCondition {
+  where: Sql | null;
+  joins: Set<Join>;
+  /** The collection / read list of the first `is` condition on one: `collection.number` / `readList.number` sort by it. */
+  collectionId?: string;
+  readListId?: string;
+}
+
+const FALSE: Sql = sql<SqlBool>`0`;
+
+export const and = (parts: (Sql | null)[]): Sql | null => {
+  const xs = parts.filter((p): p is Sql => p !== null);
+  if (xs.length === 0) return null;
+  return xs.length === 1 ? xs[0]! : sql<SqlBool>`(${sql.join(xs, sql` AND `)})`;
+};
+const or = (parts: (Sql | null)[]): Sql | null => {
+  // An ignored member of anyOf leaves the others (jOOQ's noCondition is neutral in OR too).
+  const xs = parts.filter((p): p is Sql => p !== null);
+  if (xs.length === 0) return null;
+  return xs.length === 1 ? xs[0]! : sql<SqlBool>`(${sql.join(xs, sql` OR `)})`;
+};
+const not = (x: Sql): Sql => sql<SqlBool>`NOT (${x})`;
+
+// ---- visibility ----
+
+/**
+ * Libraries the caller may see, then the content restrictions on the series (`seriesId`, `ageRating` are SQL
+ * expressions of the query's series): (age allowed OR label allowed) AND NOT age denied AND NOT label denied.
+ */
+export function visibility(ctx: ListContext, libraryId: Sql, seriesId: Sql, ageRating: Sql): Sql | null {
+  const parts: (Sql | null)[] = [];
+  if (ctx.libraryIds !== null) {
+    parts.push(ctx.libraryIds.length ? sql<SqlBool>`${libraryId} IN (${sql.join(ctx.libraryIds)})` : FALSE);
+  }
+  const labelIn = (labels: readonly string[]) =>
+    sql<SqlBool>`EXISTS (SELECT 1 FROM series_metadata_sharing x WHERE x.series_id = ${seriesId} AND lower(x.label) IN (${sql.join(labels)}))`;
+  const age = ctx.ageRestriction;
+  const allow: Sql[] = [];
+  if (age?.restriction === 'ALLOW_ONLY')
+    allow.push(sql<SqlBool>`(${ageRating} IS NOT NULL AND ${ageRating} <= ${age.age})`);
+  if (ctx.labelsAllow.length) allow.push(labelIn(ctx.labelsAllow));
+  parts.push(or(allow));
+  if (age?.restriction === 'EXCLUDE')
+    parts.push(sql<SqlBool>`NOT (${ageRating} IS NOT NULL AND ${ageRating} >= ${age.age})`);
+  if (ctx.labelsExclude.length) parts.push(not(labelIn(ctx.labelsExclude)));
+  return and(parts);
+}
+
+export const seriesVisibility = (ctx: ListContext) => visibility(ctx, sql`s.library_id`, sql`s.id`, sql`sm.age_rating`);
+export const bookVisibility = (ctx: ListContext) =>
+  visibility(ctx, sql`b.library_id`, sql`b.series_id`, sql`sm.age_rating`);
+
+// ---- checking request bodies ----
+
+const fail = (what: string): never => {
+  throw badRequest(`Invalid search condition: ${what}`);
+};
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The body's condition, checked; null when absent. A malformed condition is a 400, as Jackson's refusal is. */
+export function checkSeriesCondition(input: unknown): SearchConditionSeries | null {
+  return checkCondition(input, SERIES_CONDITION_KINDS) as SearchConditionSeries | null;
+}
+export function checkBookCondition(input: unknown): SearchConditionBook | null {
+  return checkCondition(input, BOOK_CONDITION_KINDS) as SearchConditionBook | null;
+}
+
+type Family =
+  | 'equality'
+  | 'nullable'
+  | 'string'
+  | 'numeric'
+  | 'nullableInt'
+  | 'date'
+  | 'boolean'
+  | 'readStatus'
+  | 'author'
+  | 'poster'
+  | 'enum';
+
+const FAMILY: Record<string, Family> = {
+  libraryId: 'equality',
+  collectionId: 'equality',
+  readListId: 'equality',
+  seriesId: 'equality',
+  deleted: 'boolean',
+  complete: 'boolean',
+  oneShot: 'boolean',
+  title: 'string',
+  titleSort: 'string',
+  releaseDate: 'date',
+  numberSort: 'numeric',
+  tag: 'nullable',
+  sharingLabel: 'nullable',
+  genre: 'nullable',
+  publisher: 'equality',
+  language: 'equality',
+  ageRating: 'nullableInt',
+  readStatus: 'readStatus',
+  mediaStatus: 'enum',
+  seriesStatus: 'enum',
+  mediaProfile: 'enum',
+  author: 'author',
+  poster: 'poster',
+};
+const ENUMS: Record<string, readonly string[]> = {
+  mediaStatus: ['UNKNOWN', 'ERROR', 'READY', 'UNSUPPORTED', 'OUTDATED'],
+  seriesStatus: ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'],
+  mediaProfile: ['DIVINA', 'PDF', 'EPUB'],
+};
+const OPERATORS: Record<Family, readonly string[]> = {
+  equality: ['is', 'isNot'],
+  enum: ['is', 'isNot'],
+  readStatus: ['is', 'isNot'],
+  author: ['is', 'isNot'],
+  poster: ['is', 'isNot'],
+  nullable: ['is', 'isNot', 'isNull', 'isNotNull'],
+  string: ['is', 'isNot', 'contains', 'doesNotContain', 'beginsWith', 'doesNotBeginWith', 'endsWith', 'doesNotEndWith'],
+  numeric: ['is', 'isNot', 'greaterThan', 'lessThan'],
+  nullableInt: ['is', 'isNot', 'greaterThan', 'lessThan', 'isNull', 'isNotNull'],
+  date: ['before', 'after', 'isInTheLast', 'isNotInTheLast', 'isNull', 'isNotNull'],
+  boolean: ['isTrue', 'isFalse'],
+};
+
+function checkCondition(input: unknown, kinds: readonly string[]): unknown {
+  if (input === undefined || input === null) return null;
+  if (!isObject(input)) return fail('a condition is an object');
+  const known = Object.keys(input).filter((k) => k === 'allOf' || k === 'anyOf' || kinds.includes(k));
+  if (known.length !== 1) return fail(`expected exactly one of allOf, anyOf, ${kinds.join(', ')}`);
+  const key = known[0]!;
+  const value = input[key];
+  if (key === 'allOf' || key === 'anyOf') {
+    if (!Array.isArray(value)) return fail(`${key} is a list`);
+    return { [key]: value.map((c) => checkCondition(c, kinds)) };
+  }
+  return { [key]: checkOperator(key, value) };
+}
+
+function checkOperator(key: string, input: unknown): unknown {
+  if (!isObject(input) || typeof input.operator !== 'string') return fail(`${key} needs an operator`);
+  const family = FAMILY[key]!;
+  const operator = input.operator;
+  if (!OPERATORS[family].includes(operator)) return fail(`${key} does not accept operator ${operator}`);
+  if (operator === 'isTrue' || operator === 'isFalse' || operator === 'isNull' || operator === 'isNotNull') {
+    return { operator };
+  }
+  if (family === 'date') {
+    if (operator === 'before' || operator === 'after') {
+      if (typeof input.dateTime !== 'string' || Number.isNaN(Date.parse(input.dateTime))) {
+        return fail(`${key} ${operator} needs a date-time`);
+      }
+      return { operator, dateTime: input.dateTime };
+    }
+    if (typeof input.duration !== 'string' || durationDays(input.duration) === null) {
+      return fail(`${key} ${operator} needs an ISO-8601 duration`);
+    }
+    return { operator, duration: input.duration };
+  }
+  // Enum values are read in any case (Komga's Jackson accepts them case-insensitively).
+  const value =
+    (family === 'enum' || family === 'readStatus') && typeof input.value === 'string'
+      ? input.value.toUpperCase()
+      : input.value;
+  switch (family) {
+    case 'equality':
+    case 'nullable':
+    case 'string':
+      if (typeof value !== 'string') return fail(`${key} needs a text value`);
+      break;
+    case 'enum':
+      if (typeof value !== 'string' || !ENUMS[key]!.includes(value)) return fail(`${key} value ${String(value)}`);
+      break;
+    case 'readStatus':
+      if (typeof value !== 'string' || !(READ_STATUSES as readonly string[]).includes(value)) {
+        return fail(`readStatus value ${String(value)}`);
+      }
+      break;
+    case 'numeric':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(`${key} needs a number`);
+      break;
+    case 'nullableInt':
+      if (typeof value !== 'number' || !Number.isInteger(value)) return fail(`${key} needs an integer`);
+      break;
+    case 'author': {
+      if (!isObject(value)) return fail('author needs {name, role}');
+      const { name, role } = value;
+      if (
+        (name !== undefined && name !== null && typeof name !== 'string') ||
+        (role !== undefined && role !== null && typeof role !== 'string')
+      ) {
+        return fail('author name and role are texts');
+      }
+      return { operator, value: { name: name ?? undefined, role: role ?? undefined } };
+    }
+    case 'poster': {
+      if (!isObject(value)) return fail('poster needs {type, selected}');
+      const { selected } = value;
+      const type = typeof value.type === 'string' ? value.type.toUpperCase() : value.type;
+      if (type !== undefined && type !== null && !(POSTER_TYPES as readonly string[]).includes(type as string)) {
+        return fail(`poster type ${String(type)}`);
+      }
+      if (selected !== undefined && selected !== null && typeof selected !== 'boolean') return fail('poster selected');
+      return { operator, value: { type: type ?? undefined, selected: selected ?? undefined } };
+    }
+  }
+  return { operator, value };
+}
+
+/** Whole days of a `java.time.Duration` text (`PnDTnHnMn.nS`), or null when it is not one. */
+export function durationDays(text: string): number | null {
+  const m = /^([-+]?)P(?:([-+]?\d+)D)?(?:T(?:([-+]?\d+)H)?(?:([-+]?\d+)M)?(?:([-+]?\d+(?:[.,]\d+)?)S)?)?$/i.exec(text);
+  if (!m || text.toUpperCase().endsWith('T') || /^[-+]?P$/i.test(text)) return null;
+  const [, sign, d, h, min, s] = m;
+  const seconds =
+    Number(d ?? 0) * 86400 + Number(h ?? 0) * 3600 + Number(min ?? 0) * 60 + Number((s ?? '0').replace(',', '.'));
+  const days = Math.trunc(seconds / 86400);
+  return sign === '-' ? -days : days;
+}
+
+// ---- operators → SQL ----
+
+const likeEscape = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function stringOp(column: Sql, op: StringOperator): Sql {
+  const v = fold(op.value);
+  const like = (pattern: string) => sql<SqlBool>`${column} LIKE ${pattern} ESCAPE '\\'`;
+  switch (op.operator) {
+    case 'is':
+      return sql<SqlBool>`${column} = ${v}`;
+    case 'isNot':
+      return sql<SqlBool>`${column} != ${v}`;
+    case 'contains':
+      return like(`%${likeEscape(v)}%`);
+    case 'doesNotContain':
+      return not(like(`%${likeEscape(v)}%`));
+    case 'beginsWith':
+      return like(`${likeEscape(v)}%`);
+    case 'doesNotBeginWith':
+      return not(like(`${likeEscape(v)}%`));
+    case 'endsWith':
+      return like(`%${likeEscape(v)}`);
+    case 'doesNotEndWith':
+      return not(like(`%${likeEscape(v)}`));
+  }
+}
+
+const utcDate = (iso: string) => new Date(Date.parse(iso)).toISOString().slice(0, 10);
+const daysAgo = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 10);
+
+function dateOp(column: Sql, op: DateOperator): Sql {
+  switch (op.operator) {
+    case 'before':
+      return sql<SqlBool>`${column} < ${utcDate(op.dateTime)}`;
+    case 'after':
+      return sql<SqlBool>`${column} > ${utcDate(op.dateTime)}`;
+    case 'isInTheLast':
+      return sql<SqlBool>`${column} > ${daysAgo(durationDays(op.duration) ?? 0)}`;
+    case 'isNotInTheLast':
+      return sql<SqlBool>`${column} < ${daysAgo(durationDays(op.duration) ?? 0)}`;
+    case 'isNull':
+      return sql<SqlBool>`${column} IS NULL`;
+    case 'isNotNull':
+      return sql<SqlBool>`${column} IS NOT NULL`;
+  }
+}
+
+/** greaterThan and lessThan include the bound (api.md §5.1); isNot also matches no value when there can be none. */
+function numericOp(column: Sql, op: NumericOperator | NullableNumericOperator, nullable: boolean): Sql {
+  switch (op.operator) {
+    case 'is':
+      return sql<SqlBool>`${column} = ${op.value}`;
+    case 'isNot':
+      return nullable
+        ? sql<SqlBool>`(${column} != ${op.value} OR ${column} IS NULL)`
+        : sql<SqlBool>`${column} != ${op.value}`;
+    case 'greaterThan':
+      return sql<SqlBool>`${column} >= ${op.value}`;
+    case 'lessThan':
+      return sql<SqlBool>`${column} <= ${op.value}`;
+    case 'isNull':
+      return sql<SqlBool>`${column} IS NULL`;
+    case 'isNotNull':
+      return sql<SqlBool>`${column} IS NOT NULL`;
+  }
+}
+
+const booleanOp = (column: Sql, op: BooleanOperator) =>
+  op.operator === 'isTrue' ? sql<SqlBool>`${column} = 1` : sql<SqlBool>`${column} = 0`;
+const nullDate = (column: Sql, op: BooleanOperator) =>
+  op.operator === 'isTrue' ? sql<SqlBool>`${column} IS NOT NULL` : sql<SqlBool>`${column} IS NULL`;
+
+/** `id IN (values of the side table)` for is / isNot / isNull / isNotNull, compared without regard to case. */
+function membership(id: Sql, op: NullableOperator<string>, select: (value: string | null) => Sql): Sql {
+  switch (op.operator) {
+    case 'is':
+      return sql<SqlBool>`${id} IN (${select(op.value)})`;
+    case 'isNot':
+      return sql<SqlBool>`${id} NOT IN (${select(op.value)})`;
+    case 'isNull':
+      return sql<SqlBool>`${id} NOT IN (${select(null)})`;
+    case 'isNotNull':
+      return sql<SqlBool>`${id} IN (${select(null)})`;
+  }
+}
+
+const valueMatch = (column: string, value: string | null) =>
+  value === null ? sql`1` : sql`${sql.ref(column)} = ${value} COLLATE NOCASE`;
+
+function authorSelect(
+  table: 'book_metadata_author' | 'book_metadata_aggregation_author',
+  idColumn: string,
+  name?: string,
+  role?: string,
+) {
+  const parts = [sql`1`];
+  if (name !== undefined) parts.push(sql`name = ${name} COLLATE NOCASE`);
+  if (role !== undefined) parts.push(sql`role = ${role} COLLATE NOCASE`);
+  return sql`SELECT ${sql.ref(idColumn)} FROM ${sql.table(table)} WHERE ${sql.join(parts, sql` AND `)}`;
+}
+
+const DIVINA_TYPES = [
+  'application/zip',
+  'application/x-rar-compressed; version=4',
+  'application/x-rar-compressed; version=5',
+  'application/x-7z-compressed',
+  'application/x-tar',
+  'application/gzip',
+  'application/x-xz',
+  'application/x-bzip2',
+  'application/zstd',
+];
+const PROFILE_TYPES: Record<string, string[]> = {
+  DIVINA: DIVINA_TYPES,
+  PDF: ['application/pdf'],
+  EPUB: ['application/epub+zip'],
+};
+
+// ---- series ----
+
+type SeriesLeaf = Exclude<SearchConditionSeries, { allOf: unknown } | { anyOf: unknown }>;
+
+/** The condition tree as SQL over a series list (the caller's read status is read from `rs`). */
+export function compileSeriesCondition(condition: SearchConditionSeries | null): CompiledCondition {
+  const out: CompiledCondition = { where: null, joins: new Set() };
+  const walk = (c: SearchConditionSeries): Sql | null => {
+    if ('allOf' in c) return and(c.allOf.map(walk));
+    if ('anyOf' in c) return or(c.anyOf.map(walk));
+    return seriesLeaf(c as SeriesLeaf, out);
+  };
+  out.where = condition ? walk(condition) : null;
+  return out;
+}
+
+function seriesLeaf(c: SeriesLeaf, out: CompiledCondition): Sql | null {
+  if ('libraryId' in c) return equality(sql`s.library_id`, c.libraryId);
+  if ('collectionId' in c) {
+    const op = c.collectionId;
+    const inCollection = sql<SqlBool>`EXISTS (SELECT 1 FROM collection_series x WHERE x.series_id = s.id AND x.collection_id = ${op.value})`;
+    if (op.operator === 'is') {
+      out.collectionId ??= op.value;
+      return inCollection;
+    }
+    return not(inCollection);
+  }
+  if ('deleted' in c) return nullDate(sql`s.deleted_date`, c.deleted);
+  if ('complete' in c) {
+    return c.complete.operator === 'isTrue'
+      ? sql<SqlBool>`(sm.total_book_count IS NOT NULL AND sm.total_book_count = s.book_count)`
+      : sql<SqlBool>`(sm.total_book_count IS NOT NULL AND sm.total_book_count != s.book_count)`;
+  }
+  if ('oneShot' in c) return booleanOp(sql`s.oneshot`, c.oneShot);
+  if ('title' in c) {
+    out.joins.add('ss');
+    return stringOp(sql`coalesce(ss.title_fold, lower(sm.title))`, c.title);
+  }
+  if ('titleSort' in c) {
+    out.joins.add('ss');
+    return stringOp(sql`coalesce(ss.title_sort_fold, lower(sm.title_sort))`, c.titleSort);
+  }
+  if ('releaseDate' in c) {
+    out.joins.add('ag');
+    return dateOp(sql`ag.release_date`, c.releaseDate);
+  }
+  if ('tag' in c) {
+    return membership(
+      sql`s.id`,
+      c.tag,
+      (v) =>
+        sql`SELECT series_id FROM series_metadata_tag WHERE ${valueMatch('tag', v)} UNION SELECT series_id FROM book_metadata_aggregation_tag WHERE ${valueMatch('tag', v)}`,
+    );
+  }
+  if ('sharingLabel' in c) {
+    return membership(
+      sql`s.id`,
+      c.sharingLabel,
+      (v) => sql`SELECT series_id FROM series_metadata_sharing WHERE ${valueMatch('label', v)}`,
+    );
+  }
+  if ('genre' in c) {
+    return membership(
+      sql`s.id`,
+      c.genre,
+      (v) => sql`SELECT series_id FROM series_metadata_genre WHERE ${valueMatch('genre', v)}`,
+    );
+  }
+  if ('publisher' in c) return equality(sql`sm.publisher`, c.publisher, true);
+  if ('language' in c) return equality(sql`sm.language`, c.language, true);
+  if ('ageRating' in c) return numericOp(sql`sm.age_rating`, c.ageRating, true);
+  if ('readStatus' in c) {
+    out.joins.add('rs');
+    const { operator, value } = c.readStatus;
+    const is =
+      value === 'UNREAD'
+        ? sql<SqlBool>`rs.read_count IS NULL`
+        : value === 'READ'
+          ? sql<SqlBool>`rs.read_count = s.book_count`
+          : sql<SqlBool>`rs.read_count != s.book_count`;
+    if (operator === 'is') return is;
+    return value === 'UNREAD'
+      ? sql<SqlBool>`rs.read_count IS NOT NULL`
+      : sql<SqlBool>`(NOT (${is}) OR rs.read_count IS NULL)`;
+  }
+  if ('seriesStatus' in c) return equality(sql`sm.status`, c.seriesStatus);
+  if ('author' in c) {
+    const { name, role } = c.author.value;
+    if (name === undefined && role === undefined) return null;
+    const inner = authorSelect('book_metadata_aggregation_author', 'series_id', name, role);
+    return c.author.operator === 'is' ? sql<SqlBool>`s.id IN (${inner})` : sql<SqlBool>`s.id NOT IN (${inner})`;
+  }
+  return null;
+}
+
+function equality(column: Sql, op: EqualityOperator<string>, ignoreCase = false): Sql {
+  const cmp = ignoreCase ? sql`COLLATE NOCASE` : sql``;
+  return op.operator === 'is'
+    ? sql<SqlBool>`${column} = ${op.value} ${cmp}`
+    : sql<SqlBool>`${column} != ${op.value} ${cmp}`;
+}
+
+// ---- books ----
+
+type BookLeaf = Exclude<SearchConditionBook, { allOf: unknown } | { anyOf: unknown }>;
+
+/** The condition tree as SQL over a book list (the caller's read status is read from `r`). */
+export function compileBookCondition(condition: SearchConditionBook | null): CompiledCondition {
+  const out: CompiledCondition = { where: null, joins: new Set() };
+  const walk = (c: SearchConditionBook): Sql | null => {
+    if ('allOf' in c) return and(c.allOf.map(walk));
+    if ('anyOf' in c) return or(c.anyOf.map(walk));
+    return bookLeaf(c as BookLeaf, out);
+  };
+  out.where = condition ? walk(condition) : null;
+  return out;
+}
+
+function bookLeaf(c: BookLeaf, out: CompiledCondition): Sql | null {
+  if ('libraryId' in c) return equality(sql`b.library_id`, c.libraryId);
+  if ('seriesId' in c) return equality(sql`b.series_id`, c.seriesId);
+  if ('readListId' in c) {
+    const op = c.readListId;
+    const inList = sql<SqlBool>`EXISTS (SELECT 1 FROM readlist_book x WHERE x.book_id = b.id AND x.readlist_id = ${op.value})`;
+    if (op.operator === 'is') {
+      out.readListId ??= op.value;
+      return inList;
+    }
+    return not(inList);
+  }
+  if ('deleted' in c) return nullDate(sql`b.deleted_date`, c.deleted);
+  if ('oneShot' in c) return booleanOp(sql`b.oneshot`, c.oneShot);
+  if ('title' in c) {
+    out.joins.add('bs').add('bm');
+    return stringOp(sql`coalesce(bs.title_fold, lower(bm.title))`, c.title);
+  }
+  if ('releaseDate' in c) {
+    out.joins.add('bm');
+    return dateOp(sql`bm.release_date`, c.releaseDate);
+  }
+  if ('numberSort' in c) {
+    out.joins.add('bm');
+    return numericOp(sql`bm.number_sort`, c.numberSort, false);
+  }
+  if ('tag' in c) {
+    return membership(
+      sql`b.id`,
+      c.tag,
+      (v) => sql`SELECT book_id FROM book_metadata_tag WHERE ${valueMatch('tag', v)}`,
+    );
+  }
+  if ('readStatus' in c) {
+    out.joins.add('r');
+    const { operator, value } = c.readStatus;
+    if (operator === 'is') {
+      if (value === 'UNREAD') return sql<SqlBool>`r.completed IS NULL`;
+      return value === 'READ' ? sql<SqlBool>`r.completed = 1` : sql<SqlBool>`r.completed = 0`;
+    }
+    if (value === 'UNREAD') return sql<SqlBool>`r.completed IS NOT NULL`;
+    return value === 'READ'
+      ? sql<SqlBool>`(r.completed IS NULL OR r.completed = 0)`
+      : sql<SqlBool>`(r.completed = 1 OR r.completed IS NULL)`;
+  }
+  if ('mediaStatus' in c) {
+    out.joins.add('m');
+    return equality(sql`m.status`, c.mediaStatus);
+  }
+  if ('mediaProfile' in c) {
+    out.joins.add('m');
+    const types = PROFILE_TYPES[c.mediaProfile.value] ?? [];
+    return c.mediaProfile.operator === 'is'
+      ? sql<SqlBool>`m.media_type IN (${sql.join(types)})`
+      : sql<SqlBool>`m.media_type NOT IN (${sql.join(types)})`;
+  }
+  if ('author' in c) {
+    const { name, role } = c.author.value;
+    if (name === undefined && role === undefined) return null;
+    const inner = authorSelect('book_metadata_author', 'book_id', name, role);
+    return c.author.operator === 'is' ? sql<SqlBool>`b.id IN (${inner})` : sql<SqlBool>`b.id NOT IN (${inner})`;
+  }
+  if ('poster' in c) {
+    const { type, selected } = c.poster.value;
+    if (type === undefined && selected === undefined) return null;
+    const parts = [sql`1`];
+    if (type !== undefined) parts.push(sql`type = ${type} COLLATE NOCASE`);
+    if (selected !== undefined) parts.push(sql`selected = ${selected ? 1 : 0}`);
+    const inner = sql`SELECT book_id FROM thumbnail_book WHERE ${sql.join(parts, sql` AND `)}`;
+    return c.poster.operator === 'is' ? sql<SqlBool>`b.id IN (${inner})` : sql<SqlBool>`b.id NOT IN (${inner})`;
+  }
+  return null;
+}

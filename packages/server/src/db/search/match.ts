@@ -1,0 +1,152 @@
+import { EVERYTHING, type EntityFields } from './fields.js';
+import { parse, type QueryNode } from './query.js';
+import { needles, words } from './text.js';
+
+/**
+ * Turns a user query into FTS5 MATCH expressions over a trigram-tokenized table (see text.ts for how documents are
+ * laid out).
+ *
+ * `all` selects the hits: bare words searched in the default columns, anywhere inside a word. The `title*`
+ * variants search bare words in the title columns only, anywhere / at the start of a word / as whole words; each
+ * selects a subset of `all` and serves ranking (title matches first, whole words before word starts before the
+ * rest). They are null when the query has no bare word outside a negation.
+ */
+export interface MatchExpressions {
+  all: string;
+  titleAny: string | null;
+  titleStart: string | null;
+  titleWhole: string | null;
+}
+
+/** The expressions of `query`, or null when it matches nothing (does not parse, unknown field, always false). */
+export function toMatchExpressions(query: string, fields: EntityFields): MatchExpressions | null {
+  const tree = parse(query);
+  if (!tree) return null;
+  const all = finish(compile(tree, fields, ALL_MODE));
+  if (all === null) return null;
+  const titled = { titled: false };
+  const titleAny = finish(compile(tree, fields, { columns: 'title', needle: 'any', seen: titled }));
+  if (!titled.titled || titleAny === null) return { all, titleAny: null, titleStart: null, titleWhole: null };
+  return {
+    all,
+    titleAny,
+    titleStart: finish(compile(tree, fields, { columns: 'title', needle: 'start', seen: titled })),
+    titleWhole: finish(compile(tree, fields, { columns: 'title', needle: 'whole', seen: titled })),
+  };
+}
+
+/** The expression selecting the hits of `query` (null: nothing matches). */
+export function toMatchExpression(query: string, fields: EntityFields): string | null {
+  return toMatchExpressions(query, fields)?.all ?? null;
+}
+
+type Compiled = string | boolean;
+
+interface Mode {
+  columns: 'default' | 'title';
+  needle: 'any' | 'start' | 'whole';
+  /** Set when a bare word was compiled against the title columns. */
+  seen?: { titled: boolean };
+}
+const ALL_MODE: Mode = { columns: 'default', needle: 'any' };
+
+const ALL = `${EVERYTHING} : "all"`;
+/** Ranges expand to one whole-word alternative per value; beyond this many the range matches nothing. */
+const MAX_RANGE_VALUES = 1000;
+
+const quote = (needle: string) => `"${needle.replaceAll('"', '""')}"`;
+const scope = (columns: readonly string[]) => (columns.length === 1 ? columns[0]! : `{${columns.join(' ')}}`);
+const group = (c: string) => `(${c})`;
+const finish = (c: Compiled): string | null => (c === false ? null : c === true ? ALL : c);
+
+function columnsOf(field: string | null, fields: EntityFields, mode: Mode): readonly string[] | undefined {
+  if (field !== null) return fields.fields[field];
+  if (mode.columns === 'title') {
+    if (mode.seen) mode.seen.titled = true;
+    return fields.titles;
+  }
+  return fields.defaults;
+}
+
+/** A needle of 3+ characters inside a word, moved to the start of a word or made a whole word. */
+function placed(needle: string, mode: Mode, bare: boolean): string {
+  if (!bare || mode.needle === 'any' || needle.startsWith(' ') || needle.endsWith(' ')) return needle;
+  return mode.needle === 'start' ? ` ${needle}` : ` ${needle} `;
+}
+
+function compile(node: QueryNode, fields: EntityFields, mode: Mode): Compiled {
+  switch (node.kind) {
+    case 'all':
+      return true;
+    case 'term': {
+      const columns = columnsOf(node.field, fields, mode);
+      if (!columns) return false;
+      const ws = words(node.text);
+      if (ws.length === 0) return true;
+      const parts = ws.flatMap((w, i) => {
+        // `ab*`: words starting with "ab"; longer stems already match anywhere inside a word.
+        if (node.prefix && i === ws.length - 1 && [...w].length < 3) return [` ${w}`];
+        return needles(w).map((n) => placed(n, mode, node.field === null));
+      });
+      return parts.map((n) => `${scope(columns)} : ${quote(n)}`).join(' AND ');
+    }
+    case 'phrase': {
+      const columns = columnsOf(node.field, fields, mode);
+      if (!columns) return false;
+      const ws = words(node.text);
+      if (ws.length === 0) return true;
+      if (ws.length === 1)
+        return compile({ kind: 'term', field: node.field, text: ws[0]!, prefix: false }, fields, mode);
+      return `${scope(columns)} : ${quote(placed(ws.join(' '), mode, node.field === null))}`;
+    }
+    case 'range': {
+      const columns = columnsOf(node.field, fields, mode);
+      const domain = node.field === null ? undefined : fields.numeric[node.field];
+      if (!columns || !domain) return false;
+      const bound = (v: string, fallback: number) => (v === '*' ? fallback : Number(v));
+      let from = bound(node.from, domain[0]);
+      let to = bound(node.to, domain[1]);
+      if (!Number.isInteger(from) || !Number.isInteger(to)) return false;
+      if (!node.fromInclusive && node.from !== '*') from++;
+      if (!node.toInclusive && node.to !== '*') to--;
+      if (to < from || to - from >= MAX_RANGE_VALUES) return false;
+      const values: string[] = [];
+      for (let v = from; v <= to; v++) values.push(`${scope(columns)} : ${quote(` ${v} `)}`);
+      return values.length === 1 ? values[0]! : group(values.join(' OR '));
+    }
+    case 'not': {
+      // What is excluded is excluded from every column, whatever the mode.
+      const inner = compile(node.item, fields, ALL_MODE);
+      if (typeof inner === 'boolean') return !inner;
+      return group(`${ALL} NOT ${group(inner)}`);
+    }
+    case 'or': {
+      const parts: string[] = [];
+      for (const item of node.items) {
+        const c = compile(item, fields, mode);
+        if (c === true) return true;
+        if (c !== false) parts.push(group(c));
+      }
+      if (parts.length === 0) return false;
+      return parts.length === 1 ? parts[0]! : parts.join(' OR ');
+    }
+    case 'and': {
+      const positive: string[] = [];
+      const negative: string[] = [];
+      for (const item of node.items) {
+        if (item.kind === 'not') {
+          const c = compile(item.item, fields, ALL_MODE);
+          if (c === true) return false;
+          if (c !== false) negative.push(group(c));
+        } else {
+          const c = compile(item, fields, mode);
+          if (c === false) return false;
+          if (c !== true) positive.push(group(c));
+        }
+      }
+      if (positive.length === 0 && negative.length === 0) return true;
+      const base = positive.length === 0 ? ALL : positive.join(' AND ');
+      return negative.length === 0 ? base : `${group(base)} NOT ${group(negative.join(' OR '))}`;
+    }
+  }
+}

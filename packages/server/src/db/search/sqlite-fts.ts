@@ -1,0 +1,400 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../database.js';
+import { AUTHOR_ROLES, FIELDS, EVERYTHING, type SearchEntity } from './fields.js';
+import { SEARCH_HIT_LIMIT, type FullTextSearch } from './full-text-search.js';
+import { toMatchExpressions } from './match.js';
+import { documentField, sortKey } from './text.js';
+
+/**
+ * FullTextSearch on SQLite FTS5 (migration 0006). Triggers note changed series and books in `search_pending`;
+ * `refresh` rebuilds their documents in small transactions, so that a search or a list never reads stale text
+ * and a large scan does not hold the database for long.
+ */
+
+const BATCH = 250;
+const REFRESH_DELAY_MS = 1500;
+const OPTIMIZE_AFTER = 1000;
+
+type Doc = Record<string, string>;
+
+const chunks = <T>(xs: readonly T[], size = 500): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+};
+
+const groupBy = <T, K extends keyof T>(rows: T[], key: K): Map<T[K], T[]> => {
+  const m = new Map<T[K], T[]>();
+  for (const r of rows) {
+    const list = m.get(r[key]);
+    if (list) list.push(r);
+    else m.set(r[key], [r]);
+  }
+  return m;
+};
+
+const bool = (v: unknown) => (v ? 'true' : 'false');
+const year = (date: string | null | undefined) => (date ? date.slice(0, 4) : '');
+
+/** Author names into the `author` column and the column of their role, when it has one. */
+function authorColumns(authors: { name: string; role: string }[] | undefined): Doc {
+  const doc: Doc = { author: documentField((authors ?? []).map((a) => a.name)) };
+  for (const role of AUTHOR_ROLES) {
+    doc[role] = documentField((authors ?? []).filter((a) => a.role.toLowerCase() === role).map((a) => a.name));
+  }
+  return doc;
+}
+
+export class SqliteFullTextSearch implements FullTextSearch {
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async search(entity: SearchEntity, query: string | null | undefined, limit = SEARCH_HIT_LIMIT) {
+    if (query === null || query === undefined || query.trim() === '') return null;
+    const fields = FIELDS[entity];
+    const expressions = toMatchExpressions(query, fields);
+    if (expressions === null) return [];
+    await this.refresh();
+    const table = sql.table(fields.table);
+    const rowids = async (match: string, rest: RawBuilder<unknown>) =>
+      (
+        await sql<{ r: number }>`SELECT rowid AS r FROM ${table} WHERE ${table} MATCH ${match} ${rest}`.execute(this.db)
+      ).rows.map((x) => x.r);
+    try {
+      // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
+      // the words whole, then at the start of a word, then anywhere, then the other hits (authors, tags,
+      // summary…); shorter titles first within each tier. Each tier reads at most `limit` hits.
+      const tiers = [expressions.titleWhole, expressions.titleStart, expressions.titleAny, expressions.all];
+      const tierOf = new Map<number, number>();
+      for (const [tier, match] of tiers.entries()) {
+        if (match === null || tierOf.size >= limit) continue;
+        for (const r of await rowids(match, sql`LIMIT ${limit}`)) if (!tierOf.has(r)) tierOf.set(r, tier);
+      }
+      const hits = await this.hitsOf(entity, [...tierOf.keys()]);
+      return hits
+        .sort((a, b) => tierOf.get(a.docid)! - tierOf.get(b.docid)! || a.length - b.length || a.docid - b.docid)
+        .slice(0, limit)
+        .map((h) => h.id);
+    } catch {
+      // An expression FTS5 refuses is a query Komga could not parse either: no hits.
+      return [];
+    }
+  }
+
+  /** The entity id and title length of FTS rows. */
+  private async hitsOf(
+    entity: SearchEntity,
+    docids: number[],
+  ): Promise<{ docid: number; id: string; length: number }[]> {
+    const out: { docid: number; id: string; length: number }[] = [];
+    for (const part of chunks(docids)) {
+      const rows =
+        entity === 'series'
+          ? await this.db
+              .selectFrom('series_search')
+              .select((eb) => ['docid', 'series_id as id', eb.fn<number>('length', ['title_fold']).as('length')])
+              .where('docid', 'in', part)
+              .execute()
+          : await this.db
+              .selectFrom('book_search')
+              .select((eb) => ['docid', 'book_id as id', eb.fn<number>('length', ['title_fold']).as('length')])
+              .where('docid', 'in', part)
+              .execute();
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  scheduleRefresh(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.refresh().catch(() => undefined);
+    }, REFRESH_DELAY_MS);
+    this.timer.unref();
+  }
+
+  refresh(): Promise<void> {
+    // One refresh at a time; a caller arriving during one waits for it and for what was noted meanwhile.
+    const next = (this.running ?? Promise.resolve()).catch(() => undefined).then(() => this.drain());
+    const tracked = next.finally(() => {
+      if (this.running === tracked) this.running = null;
+    });
+    this.running = tracked;
+    return tracked;
+  }
+
+  private async drain(): Promise<void> {
+    // The usual case, nothing to do, costs one indexed read and no transaction.
+    if (!(await this.db.selectFrom('search_pending').select('id').limit(1).executeTakeFirst())) return;
+    let indexed = 0;
+    for (;;) {
+      const done = await this.db.transaction().execute(async (tx) => {
+        const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(BATCH).execute();
+        if (pending.length === 0) return true;
+        const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
+        let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
+        // A one-shot book's document carries its series' fields.
+        if (seriesIds.length) {
+          const oneshotBooks = await tx
+            .selectFrom('book')
+            .select('id')
+            .where('series_id', 'in', seriesIds)
+            .where('oneshot', '=', 1)
+            .execute();
+          bookIds = [...new Set([...bookIds, ...oneshotBooks.map((b) => b.id)])];
+        }
+        if (seriesIds.length) await indexSeries(tx, seriesIds);
+        for (const part of chunks(bookIds)) await indexBooks(tx, part);
+        for (const kind of ['series', 'book'] as const) {
+          const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
+          for (const part of chunks(ids)) {
+            await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
+          }
+        }
+        indexed += pending.length;
+        return pending.length < BATCH;
+      });
+      if (done) break;
+      // Let requests in between batches: better-sqlite3 is synchronous, a long refresh would hold the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // After a large change the query planner needs fresh statistics (a scan of thousands of books, an upgrade):
+    // bounded analysis, so that this costs milliseconds, not seconds.
+    if (indexed >= OPTIMIZE_AFTER) {
+      await sql`PRAGMA analysis_limit = 400`.execute(this.db);
+      await sql`PRAGMA optimize = 0x10002`.execute(this.db);
+    }
+  }
+}
+
+async function replaceDocuments(
+  tx: Db,
+  entity: SearchEntity,
+  ids: string[],
+  docs: { id: string; folds: Record<string, string>; doc: Doc }[],
+): Promise<void> {
+  const fields = FIELDS[entity];
+  const table = sql.table(fields.table);
+  const mapTable = entity === 'series' ? 'series_search' : 'book_search';
+  const idColumn = entity === 'series' ? 'series_id' : 'book_id';
+  const old = await sql<{
+    docid: number;
+  }>`SELECT docid FROM ${sql.table(mapTable)} WHERE ${sql.ref(idColumn)} IN (${sql.join(ids)})`.execute(tx);
+  if (old.rows.length) {
+    await sql`DELETE FROM ${table} WHERE rowid IN (${sql.join(old.rows.map((r) => r.docid))})`.execute(tx);
+    await sql`DELETE FROM ${sql.table(mapTable)} WHERE docid IN (${sql.join(old.rows.map((r) => r.docid))})`.execute(
+      tx,
+    );
+  }
+  if (docs.length === 0) return;
+  const foldColumns = Object.keys(docs[0]!.folds);
+  const inserted = await sql<{ docid: number; id: string }>`
+    INSERT INTO ${sql.table(mapTable)} (${sql.join([idColumn, ...foldColumns].map((c) => sql.ref(c)))})
+    VALUES ${sql.join(docs.map((d) => sql`(${sql.join([d.id, ...foldColumns.map((c) => d.folds[c] ?? '')])})`))}
+    RETURNING docid, ${sql.ref(idColumn)} AS id`.execute(tx);
+  const docidOf = new Map(inserted.rows.map((r) => [r.id, r.docid]));
+  const columns = [sql.raw('rowid'), ...fields.columns.map((c) => sql.ref(c))];
+  for (const part of chunks(docs, 100)) {
+    await sql`INSERT INTO ${table} (${sql.join(columns)}) VALUES ${sql.join(
+      part.map(
+        (d) =>
+          sql`(${sql.join([docidOf.get(d.id)!, ...fields.columns.map((c) => (c === EVERYTHING ? ' all ' : (d.doc[c] ?? '')))])})`,
+      ),
+    )}`.execute(tx);
+  }
+}
+
+async function indexSeries(tx: Db, ids: string[]): Promise<void> {
+  const rows = await tx
+    .selectFrom('series as s')
+    .innerJoin('series_metadata as sm', 'sm.series_id', 's.id')
+    .leftJoin('book_metadata_aggregation as ag', 'ag.series_id', 's.id')
+    .select([
+      's.id',
+      's.name',
+      's.deleted_date',
+      's.oneshot',
+      's.book_count',
+      'sm.title',
+      'sm.title_sort',
+      'sm.publisher',
+      'sm.status',
+      'sm.reading_direction',
+      'sm.age_rating',
+      'sm.language',
+      'sm.total_book_count',
+      'sm.summary',
+      'ag.release_date',
+      'ag.summary as ag_summary',
+    ])
+    .where('s.id', 'in', ids)
+    .execute();
+  const found = rows.map((r) => r.id);
+  const none = Promise.resolve([]);
+  const [alternate, tags, genres, labels] = await Promise.all([
+    found.length
+      ? tx
+          .selectFrom('series_metadata_alternate_title')
+          .select(['series_id', 'title'])
+          .where('series_id', 'in', found)
+          .execute()
+      : none,
+    found.length
+      ? tx.selectFrom('series_metadata_tag').select(['series_id', 'tag']).where('series_id', 'in', found).execute()
+      : none,
+    found.length
+      ? tx.selectFrom('series_metadata_genre').select(['series_id', 'genre']).where('series_id', 'in', found).execute()
+      : none,
+    found.length
+      ? tx
+          .selectFrom('series_metadata_sharing')
+          .select(['series_id', 'label'])
+          .where('series_id', 'in', found)
+          .execute()
+      : none,
+  ]);
+  const alternateOf = groupBy(alternate, 'series_id');
+  const tagsOf = groupBy(tags, 'series_id');
+  const genresOf = groupBy(genres, 'series_id');
+  const labelsOf = groupBy(labels, 'series_id');
+  const [bookTags, authors] = found.length
+    ? await Promise.all([
+        tx
+          .selectFrom('book_metadata_aggregation_tag')
+          .select(['series_id', 'tag'])
+          .where('series_id', 'in', found)
+          .execute(),
+        tx
+          .selectFrom('book_metadata_aggregation_author')
+          .select(['series_id', 'name', 'role'])
+          .where('series_id', 'in', found)
+          .execute(),
+      ])
+    : [[], []];
+  const bookTagsOf = groupBy(bookTags, 'series_id');
+  const authorsOf = groupBy(authors, 'series_id');
+
+  const docs = rows.map((r) => {
+    const titles = [
+      r.title,
+      ...(r.title_sort !== r.title ? [r.title_sort] : []),
+      ...(alternateOf.get(r.id) ?? []).map((a) => a.title),
+    ];
+    const doc: Doc = {
+      title: documentField(titles),
+      publisher: documentField([r.publisher]),
+      status: documentField([r.status]),
+      reading_direction: documentField([r.reading_direction]),
+      age_rating: documentField([r.age_rating === null ? null : String(r.age_rating)]),
+      language: documentField([r.language]),
+      series_tag: documentField((tagsOf.get(r.id) ?? []).map((t) => t.tag)),
+      book_tag: documentField((bookTagsOf.get(r.id) ?? []).map((t) => t.tag)),
+      genre: documentField((genresOf.get(r.id) ?? []).map((g) => g.genre)),
+      sharing_label: documentField((labelsOf.get(r.id) ?? []).map((l) => l.label)),
+      total_book_count: documentField([r.total_book_count === null ? null : String(r.total_book_count)]),
+      book_count: documentField([String(r.book_count)]),
+      ...authorColumns(authorsOf.get(r.id)),
+      release_date: documentField([year(r.release_date)]),
+      deleted: documentField([bool(r.deleted_date)]),
+      oneshot: documentField([bool(r.oneshot)]),
+      complete: documentField([r.total_book_count === null ? null : bool(r.total_book_count === r.book_count)]),
+      summary: documentField([r.summary, r.ag_summary !== r.summary ? r.ag_summary : null]),
+    };
+    return {
+      id: r.id,
+      folds: { title_fold: sortKey(r.title), title_sort_fold: sortKey(r.title_sort), name_fold: sortKey(r.name) },
+      doc,
+    };
+  });
+  await replaceDocuments(tx, 'series', ids, docs);
+}
+
+async function indexBooks(tx: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await tx
+    .selectFrom('book as b')
+    .innerJoin('book_metadata as bm', 'bm.book_id', 'b.id')
+    .innerJoin('series as s', 's.id', 'b.series_id')
+    .innerJoin('series_metadata as sm', 'sm.series_id', 'b.series_id')
+    .leftJoin('media as m', 'm.book_id', 'b.id')
+    .select([
+      'b.id',
+      'b.series_id',
+      'b.name',
+      'b.deleted_date',
+      'b.oneshot',
+      'bm.title',
+      'bm.isbn',
+      'bm.summary',
+      'bm.release_date',
+      'm.status as media_status',
+      'sm.publisher',
+      'sm.status as series_status',
+      'sm.reading_direction',
+      'sm.age_rating',
+      'sm.language',
+    ])
+    .where('b.id', 'in', ids)
+    .execute();
+  const found = rows.map((r) => r.id);
+  const oneshotSeries = rows.filter((r) => r.oneshot).map((r) => r.series_id);
+  const [authors, tags, genres, labels] = found.length
+    ? await Promise.all([
+        tx
+          .selectFrom('book_metadata_author')
+          .select(['book_id', 'name', 'role'])
+          .where('book_id', 'in', found)
+          .execute(),
+        tx.selectFrom('book_metadata_tag').select(['book_id', 'tag']).where('book_id', 'in', found).execute(),
+        oneshotSeries.length
+          ? tx
+              .selectFrom('series_metadata_genre')
+              .select(['series_id', 'genre'])
+              .where('series_id', 'in', oneshotSeries)
+              .execute()
+          : [],
+        oneshotSeries.length
+          ? tx
+              .selectFrom('series_metadata_sharing')
+              .select(['series_id', 'label'])
+              .where('series_id', 'in', oneshotSeries)
+              .execute()
+          : [],
+      ])
+    : [[], [], [], []];
+  const authorsOf = groupBy(authors, 'book_id');
+  const tagsOf = groupBy(tags, 'book_id');
+  const genresOf = groupBy(genres, 'series_id');
+  const labelsOf = groupBy(labels, 'series_id');
+
+  const docs = rows.map((r) => {
+    const oneshot = Boolean(r.oneshot);
+    const doc: Doc = {
+      title: documentField([r.title]),
+      isbn: documentField([r.isbn]),
+      tag: documentField((tagsOf.get(r.id) ?? []).map((t) => t.tag)),
+      ...authorColumns(authorsOf.get(r.id)),
+      release_date: documentField([year(r.release_date)]),
+      status: documentField([r.media_status ?? 'UNKNOWN', oneshot ? r.series_status : null]),
+      deleted: documentField([bool(r.deleted_date)]),
+      oneshot: documentField([bool(oneshot)]),
+      summary: documentField([r.summary]),
+    };
+    if (oneshot) {
+      Object.assign(doc, {
+        publisher: documentField([r.publisher]),
+        reading_direction: documentField([r.reading_direction]),
+        age_rating: documentField([r.age_rating === null ? null : String(r.age_rating)]),
+        language: documentField([r.language]),
+        genre: documentField((genresOf.get(r.series_id) ?? []).map((g) => g.genre)),
+        sharing_label: documentField((labelsOf.get(r.series_id) ?? []).map((l) => l.label)),
+        complete: documentField(['true']),
+      });
+    }
+    return { id: r.id, folds: { title_fold: sortKey(r.title), name_fold: sortKey(r.name) }, doc };
+  });
+  await replaceDocuments(tx, 'book', ids, docs);
+}

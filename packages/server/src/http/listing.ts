@@ -1,0 +1,246 @@
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { TObject } from 'typebox';
+import type { BookDto, Page, SearchConditionBook, SearchConditionSeries, SeriesDto } from '@quire/api';
+import type { IdPage, Slice } from '../db/queries/series-list.js';
+import type { AppDeps } from './deps.js';
+import { badRequest } from '../domain/errors.js';
+import { isAdmin } from '../domain/user.js';
+import { toBookDto } from './mappers/books.js';
+import { toSeriesDto } from './mappers/series.js';
+
+/**
+ * What every list endpoint shares (api.md §1.4, §1.5, §5.3): array query parameters, paging, Spring's page
+ * envelope, and the deprecated GET filters turned into the conditions of `POST /series/list` and `/books/list`.
+ */
+
+const DEFAULT_SIZE = 20;
+const MAX_SIZE = 2000;
+
+/** Parameters whose values are not comma lists: sort orders and `name,role` pairs. */
+const NOT_SPLIT = new Set(['sort', 'author']);
+
+/**
+ * Array parameters as Spring reads them: repeated keys, PHP-style `key[]` (merged with plain ones), and a single
+ * value holding a comma list split into its items.
+ */
+export function arrayParams(schema: TObject): preValidationHookHandler {
+  const keys = Object.entries(schema.properties as Record<string, { type?: string }>)
+    .filter(([, s]) => s.type === 'array')
+    .map(([k]) => k);
+  return (req, _reply, done) => {
+    const query = req.query as Record<string, string | string[] | undefined>;
+    for (const key of keys) {
+      const plain = query[key];
+      const bracket = query[`${key}[]`];
+      if (plain === undefined && bracket === undefined) continue;
+      const values = [plain, bracket].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+      delete query[`${key}[]`];
+      query[key] = values.length === 1 && !NOT_SPLIT.has(key) ? values[0]!.split(',').filter((v) => v !== '') : values;
+    }
+    done();
+  };
+}
+
+export interface PageRequest {
+  page: number;
+  size: number;
+  unpaged: boolean;
+  slice: Slice;
+}
+
+/** page (0-based, negative → 0), size (default 20, < 1 → 20, at most 2000), unpaged. */
+export function pageRequest(q: { page?: number; size?: number; unpaged?: boolean }): PageRequest {
+  const page = Math.max(0, q.page ?? 0);
+  const size = q.size === undefined || q.size < 1 ? DEFAULT_SIZE : Math.min(q.size, MAX_SIZE);
+  const unpaged = q.unpaged === true;
+  return { page, size, unpaged, slice: unpaged ? null : { offset: page * size, limit: size } };
+}
+
+/** Spring's serialised PageImpl; an unpaged answer still looks paged (size = max(total, 20)), as Komga's does. */
+export function toListPage<T>(content: T[], total: number, req: PageRequest, sorted: boolean): Page<T> {
+  const sort = { empty: !sorted, sorted, unsorted: !sorted };
+  const number = req.unpaged ? 0 : req.page;
+  const size = req.unpaged ? Math.max(total, DEFAULT_SIZE) : req.size;
+  const totalPages = Math.ceil(total / size);
+  return {
+    content,
+    pageable: { pageNumber: number, pageSize: size, offset: number * size, paged: true, unpaged: false, sort },
+    totalElements: total,
+    totalPages,
+    last: number + 1 >= totalPages,
+    first: number === 0,
+    size,
+    number,
+    numberOfElements: content.length,
+    empty: content.length === 0,
+    sort,
+  };
+}
+
+/** A page of SeriesDto for the ids of a list query. */
+export async function seriesPage(deps: AppDeps, req: FastifyRequest, found: IdPage, page: PageRequest) {
+  const user = req.user!;
+  const views = await deps.books.series.findMany(found.ids, user.id);
+  return toListPage<SeriesDto>(
+    views.map((v) => toSeriesDto(v, isAdmin(user))),
+    found.total,
+    page,
+    found.sorted,
+  );
+}
+
+/** A page of BookDto for the ids of a list query. */
+export async function bookPage(deps: AppDeps, req: FastifyRequest, found: IdPage, page: PageRequest) {
+  const user = req.user!;
+  const views = await deps.books.queries.findMany(found.ids, user.id);
+  return toListPage<BookDto>(
+    views.map((v) => toBookDto(v, isAdmin(user))),
+    found.total,
+    page,
+    found.sorted,
+  );
+}
+
+// ---- deprecated GET filters → conditions (api.md §5.3) ----
+
+const SERIES_STATUS = ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'] as const;
+const READ_STATUS = ['UNREAD', 'READ', 'IN_PROGRESS'] as const;
+const MEDIA_STATUS = ['UNKNOWN', 'ERROR', 'READY', 'UNSUPPORTED', 'OUTDATED'] as const;
+
+/** Enum values of a parameter in any case (Spring Boot's lenient conversion); an unknown one is a 400. */
+function enumValues<T extends string>(
+  name: string,
+  values: readonly string[] | undefined,
+  allowed: readonly T[],
+): T[] | undefined {
+  return values?.map((v) => {
+    const upper = v.trim().toUpperCase().replaceAll('-', '_');
+    const known = allowed.find((a) => a === upper);
+    if (known === undefined) throw badRequest(`Failed to convert value of ${name}: ${v}`);
+    return known;
+  });
+}
+
+/** `author=name,role`, split on the last comma; values without a comma are ignored. */
+export function authorsOf(values: readonly string[] | undefined): { name: string; role: string }[] {
+  return (values ?? []).flatMap((v) => {
+    const i = v.lastIndexOf(',');
+    return i < 0 ? [] : [{ name: v.slice(0, i), role: v.slice(i + 1) }];
+  });
+}
+
+type AnyCondition = SearchConditionSeries | SearchConditionBook;
+
+/** Values of one parameter are alternatives (anyOf); parameters add up (allOf). */
+function anyOf<C extends AnyCondition, V extends string = string>(
+  values: readonly V[] | undefined,
+  make: (v: V) => C,
+): C[] {
+  return values && values.length ? [{ anyOf: values.map(make) } as C] : [];
+}
+const bool = (v: boolean) => ({ operator: v ? ('isTrue' as const) : ('isFalse' as const) });
+
+export interface SeriesFilters {
+  library_id?: string[];
+  collection_id?: string[];
+  status?: string[];
+  read_status?: string[];
+  publisher?: string[];
+  language?: string[];
+  genre?: string[];
+  tag?: string[];
+  age_rating?: string[];
+  release_year?: string[];
+  sharing_label?: string[];
+  deleted?: boolean;
+  complete?: boolean;
+  oneshot?: boolean;
+  author?: string[];
+}
+
+export function seriesFilterCondition(q: SeriesFilters, extra: SearchConditionSeries[] = []): SearchConditionSeries {
+  const is = <T extends string>(value: T) => ({ operator: 'is' as const, value });
+  const all: SearchConditionSeries[] = [
+    ...extra,
+    ...anyOf<SearchConditionSeries>(q.library_id, (v) => ({ libraryId: is(v) })),
+    ...anyOf<SearchConditionSeries>(q.collection_id, (v) => ({ collectionId: is(v) })),
+    ...anyOf<SearchConditionSeries, (typeof SERIES_STATUS)[number]>(
+      enumValues('status', q.status, SERIES_STATUS),
+      (v) => ({
+        seriesStatus: is(v),
+      }),
+    ),
+    ...anyOf<SearchConditionSeries>(q.publisher, (v) => ({ publisher: is(v) })),
+    ...anyOf<SearchConditionSeries>(q.language, (v) => ({ language: is(v) })),
+    ...anyOf<SearchConditionSeries>(q.genre, (v) => ({ genre: is(v) })),
+    ...anyOf<SearchConditionSeries>(q.tag, (v) => ({ tag: is(v) })),
+    ...anyOf<SearchConditionSeries, (typeof READ_STATUS)[number]>(
+      enumValues('read_status', q.read_status, READ_STATUS),
+      (v) => ({
+        readStatus: is(v),
+      }),
+    ),
+  ];
+  const authors = authorsOf(q.author);
+  if (authors.length) all.push({ anyOf: authors.map((a) => ({ author: { operator: 'is', value: a } })) });
+  all.push(
+    ...anyOf<SearchConditionSeries>(q.age_rating, (v) => {
+      const n = /^[-+]?\d+$/.test(v.trim()) ? Number(v) : NaN;
+      return { ageRating: Number.isInteger(n) ? { operator: 'is', value: n } : { operator: 'isNull' } };
+    }),
+  );
+  const years = (q.release_year ?? [])
+    .map((y) => (/^[-+]?\d+$/.test(y.trim()) ? Number(y) : NaN))
+    .filter(Number.isInteger);
+  if (years.length) {
+    all.push({
+      anyOf: years.map((y) => ({
+        allOf: [
+          { releaseDate: { operator: 'after', dateTime: `${String(y - 1).padStart(4, '0')}-12-31T12:00:00Z` } },
+          { releaseDate: { operator: 'before', dateTime: `${String(y + 1).padStart(4, '0')}-01-01T12:00:00Z` } },
+        ],
+      })),
+    });
+  }
+  all.push(...anyOf<SearchConditionSeries>(q.sharing_label, (v) => ({ sharingLabel: is(v) })));
+  if (q.oneshot !== undefined) all.push({ oneShot: bool(q.oneshot) });
+  if (q.complete !== undefined) all.push({ complete: bool(q.complete) });
+  if (q.deleted !== undefined) all.push({ deleted: bool(q.deleted) });
+  return { allOf: all };
+}
+
+export interface BookFilters {
+  library_id?: string[];
+  media_status?: string[];
+  read_status?: string[];
+  tag?: string[];
+  deleted?: boolean;
+  author?: string[];
+  released_after?: string;
+}
+
+export function bookFilterCondition(q: BookFilters, extra: SearchConditionBook[] = []): SearchConditionBook {
+  const is = <T extends string>(value: T) => ({ operator: 'is' as const, value });
+  const all: SearchConditionBook[] = [
+    ...extra,
+    ...anyOf<SearchConditionBook>(q.library_id, (v) => ({ libraryId: is(v) })),
+    ...anyOf<SearchConditionBook, (typeof MEDIA_STATUS)[number]>(
+      enumValues('media_status', q.media_status, MEDIA_STATUS),
+      (v) => ({
+        mediaStatus: is(v),
+      }),
+    ),
+    ...anyOf<SearchConditionBook, (typeof READ_STATUS)[number]>(
+      enumValues('read_status', q.read_status, READ_STATUS),
+      (v) => ({
+        readStatus: is(v),
+      }),
+    ),
+    ...anyOf<SearchConditionBook>(q.tag, (v) => ({ tag: is(v) })),
+  ];
+  const authors = authorsOf(q.author);
+  if (authors.length) all.push({ anyOf: authors.map((a) => ({ author: { operator: 'is', value: a } })) });
+  if (q.released_after) all.push({ releaseDate: { operator: 'after', dateTime: `${q.released_after}T00:00:00Z` } });
+  if (q.deleted !== undefined) all.push({ deleted: bool(q.deleted) });
+  return { allOf: all };
+}

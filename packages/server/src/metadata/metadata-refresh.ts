@@ -1,0 +1,350 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BookRecord, BookRepository } from '../db/repositories/books.js';
+import type { LibraryRepository } from '../db/repositories/libraries.js';
+import type { MediaRepository, StoredMedia } from '../db/repositories/media.js';
+import type { MetadataRepository } from '../db/repositories/metadata.js';
+import type { SeriesRepository } from '../db/repositories/series.js';
+import type { Library } from '../domain/library.js';
+import type { EventBus } from '../events/bus.js';
+import { readerFor } from '../media/archives/index.js';
+import { MediaTypes } from '../media/detect.js';
+import { withEpub } from '../media/epub/package.js';
+import { decodeText } from '../media/epub/zip.js';
+import type { PdfService } from '../media/pdf/index.js';
+import { aggregateBooks, aggregateSeriesPatches } from './aggregation.js';
+import { barcodePages, isbnInImage } from './barcode-isbn.js';
+import { COMICINFO_ENTRY, parseComicInfo, type ComicInfo } from './comicinfo.js';
+import { MYLAR_FILE, parseMylarSeries } from './mylar.js';
+import { parseOpf, type OpfMetadata } from './opf.js';
+import {
+  bookChanges,
+  emptyBookPatch,
+  emptySeriesPatch,
+  fieldsOf,
+  isEmpty,
+  mergeBookPatches,
+  seriesChanges,
+  type BookCapability,
+  type BookMetadataPatch,
+  type SeriesMetadataPatch,
+  type Skipped,
+} from './patch.js';
+
+/**
+ * Where imported series and books go when the library asks for collections and read lists (engine.md §6.10):
+ * lists are found by name ignoring case and created when missing; a refresh never removes anything.
+ */
+export interface MetadataLists {
+  addSeriesToCollection(name: string, seriesId: string): Promise<void>;
+  addBookToReadList(name: string, bookId: string, number: number | null): Promise<void>;
+}
+
+export interface RefreshLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** A metadata source for books (engine.md §6.1), in the order they apply: later ones win field by field. */
+type BookProvider = 'barcode' | 'comicinfo' | 'epub';
+
+const CAPABILITIES: Record<BookProvider, ReadonlySet<BookCapability>> = {
+  barcode: new Set(['ISBN']),
+  comicinfo: new Set([
+    'TITLE',
+    'SUMMARY',
+    'NUMBER',
+    'NUMBER_SORT',
+    'RELEASE_DATE',
+    'AUTHORS',
+    'TAGS',
+    'ISBN',
+    'READ_LISTS',
+    'LINKS',
+  ]),
+  epub: new Set(['TITLE', 'SUMMARY', 'NUMBER', 'NUMBER_SORT', 'RELEASE_DATE', 'AUTHORS', 'ISBN']),
+};
+
+/** What was read from one book file: ComicInfo.xml or the OPF, parsed. */
+interface BookSource {
+  comicInfo: ComicInfo | null;
+  opf: OpfMetadata | null;
+}
+
+/** Parsed book files kept between a book refresh and the series refresh that follows it. */
+const CACHE_SIZE = 2000;
+
+/**
+ * RefreshBookMetadata, RefreshSeriesMetadata and AggregateSeriesMetadata (engine.md §6.1-6.9): reads the
+ * metadata files of books and series, applies what they say to the fields that are not locked, and keeps the
+ * per-series aggregation of book metadata.
+ *
+ * Differences from Komga, on purpose: a refresh applies only the fields its capabilities ask for (Komga
+ * re-applies every field of every selected source, so the renumbering refresh after a scan overwrote an EPUB
+ * series position); the EPUB source takes part in number refreshes; events are sent only when something
+ * changed; an unreadable file costs that source, not the refresh.
+ */
+export class MetadataRefresh {
+  private readonly cache = new Map<string, BookSource>();
+
+  constructor(
+    private readonly d: {
+      metadata: MetadataRepository;
+      books: BookRepository;
+      series: SeriesRepository;
+      libraries: LibraryRepository;
+      media: MediaRepository;
+      pdf: Pick<PdfService, 'renderPage'>;
+      events: EventBus;
+      /** Collections and read lists; without it, SeriesGroup and story arcs are not imported. */
+      lists?: MetadataLists;
+      logger: RefreshLogger;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): string {
+    return (this.d.now?.() ?? new Date()).toISOString();
+  }
+
+  /**
+   * Refreshes a book from its sources (engine.md §6.1). Returns its series id (for the series refresh that
+   * follows), or null when the book does not exist or is in the trash.
+   */
+  async refreshBook(bookId: string, capabilities: readonly BookCapability[]): Promise<{ seriesId: string } | null> {
+    const book = await this.d.books.find(bookId);
+    if (!book || book.deletedDate) return null;
+    const library = await this.d.libraries.find(book.libraryId);
+    const current = await this.d.metadata.findBook(bookId);
+    if (!library || !current) return { seriesId: book.seriesId };
+    const requested = new Set(capabilities);
+    const wanted = (p: BookProvider) => [...CAPABILITIES[p]].some((c) => requested.has(c));
+    const media = await this.d.media.find(bookId);
+    if (media?.status !== 'READY') return { seriesId: book.seriesId };
+
+    const patches: BookMetadataPatch[] = [];
+    const skipped: Skipped[] = [];
+    if (wanted('barcode') && library.importBarcodeIsbn && media.mediaType !== MediaTypes.epub) {
+      const isbn = await this.barcodeIsbn(book, media);
+      if (isbn) patches.push({ ...emptyBookPatch(), isbn });
+    }
+    const comicInfoTargets = library.importComicInfoBook || library.importComicInfoReadList;
+    const epubTarget = library.importEpubBook;
+    let source: BookSource | null = null;
+    if ((wanted('comicinfo') && comicInfoTargets) || (wanted('epub') && epubTarget)) {
+      source = await this.bookSource(book, media, library);
+    }
+    if (source?.comicInfo && wanted('comicinfo')) {
+      skipped.push(...source.comicInfo.skipped);
+      if (library.importComicInfoBook) patches.push(source.comicInfo.book);
+    }
+    if (source?.opf && wanted('epub') && epubTarget) {
+      skipped.push(...source.opf.skipped);
+      patches.push(source.opf.book);
+    }
+    if (skipped.length > 0) this.d.logger.info({ bookId, skipped }, 'Book metadata: some values were left out');
+
+    const changes = bookChanges(current, mergeBookPatches(patches), fieldsOf(requested));
+    if (!isEmpty(changes)) {
+      await this.d.metadata.updateBook(bookId, changes, this.now());
+      this.d.events.emit({
+        type: 'BookChanged',
+        data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId },
+      });
+    }
+
+    const readLists = source?.comicInfo?.book.readLists ?? [];
+    if (requested.has('READ_LISTS') && library.importComicInfoReadList && this.d.lists) {
+      for (const entry of readLists) {
+        await this.d.lists.addBookToReadList(entry.name, bookId, entry.number).catch((e: unknown) => {
+          this.d.logger.warn({ bookId, readList: entry.name, err: e }, 'Could not add the book to its read list');
+        });
+      }
+    }
+    return { seriesId: book.seriesId };
+  }
+
+  /**
+   * Refreshes a series (engine.md §6.1, §6.8): what its books' ComicInfo.xml and OPF files agree on, then
+   * Mylar's series.json, then, for a one-shot, its book. Returns false when the series does not exist or is in
+   * the trash.
+   */
+  async refreshSeries(seriesId: string): Promise<boolean> {
+    const series = await this.d.series.find(seriesId);
+    if (!series || series.deletedDate) return false;
+    const library = await this.d.libraries.find(series.libraryId);
+    const current = await this.d.metadata.findSeries(seriesId);
+    if (!library || !current) return true;
+
+    const patches: SeriesMetadataPatch[] = [];
+    const fromComicInfo = library.importComicInfoSeries || library.importComicInfoCollection;
+    const fromEpub = library.importEpubSeries;
+    if (fromComicInfo || fromEpub) {
+      const books = (await this.d.books.findBySeries(seriesId))
+        .filter((b) => !b.deletedDate)
+        .sort((a, b) => a.number - b.number);
+      const comicInfo: SeriesMetadataPatch[] = [];
+      const opf: SeriesMetadataPatch[] = [];
+      for (const book of books) {
+        const media = await this.d.media.find(book.id);
+        if (media?.status !== 'READY') continue;
+        const source = await this.bookSource(book, media, library);
+        if (source.comicInfo) comicInfo.push(source.comicInfo.series);
+        if (source.opf) opf.push(source.opf.series);
+      }
+      const fromBooks = aggregateSeriesPatches(comicInfo);
+      if (library.importComicInfoSeries) patches.push(fromBooks);
+      if (library.importComicInfoCollection && this.d.lists) {
+        for (const name of fromBooks.collections) {
+          await this.d.lists.addSeriesToCollection(name, seriesId).catch((e: unknown) => {
+            this.d.logger.warn({ seriesId, collection: name, err: e }, 'Could not add the series to its collection');
+          });
+        }
+      }
+      if (fromEpub) patches.push(aggregateSeriesPatches(opf));
+    }
+    if (library.importMylarSeries && !series.oneshot) {
+      const mylar = await this.mylar(series.url);
+      if (mylar) {
+        if (mylar.skipped.length > 0)
+          this.d.logger.info({ seriesId, skipped: mylar.skipped }, 'series.json: some values were left out');
+        patches.push(mylar.series);
+      }
+    }
+    if (series.oneshot) patches.push(await this.oneshot(seriesId));
+
+    const changes = seriesChanges(current, mergeSeriesPatches(patches));
+    if (!isEmpty(changes)) {
+      await this.d.metadata.updateSeries(seriesId, changes, this.now());
+      this.d.events.emit({ type: 'SeriesChanged', data: { seriesId, libraryId: series.libraryId } });
+    }
+    return true;
+  }
+
+  /** AggregateSeriesMetadata (engine.md §6.9). Returns false when the series does not exist. */
+  async aggregateSeries(seriesId: string): Promise<boolean> {
+    const series = await this.d.series.find(seriesId);
+    if (!series || series.deletedDate) return false;
+    const aggregation = aggregateBooks(await this.d.metadata.aggregationSources(seriesId));
+    const current = await this.d.metadata.findAggregation(seriesId);
+    if (current && JSON.stringify(current) === JSON.stringify(aggregation)) return true;
+    await this.d.metadata.replaceAggregation(seriesId, aggregation, this.now());
+    this.d.events.emit({ type: 'SeriesChanged', data: { seriesId, libraryId: series.libraryId } });
+    return true;
+  }
+
+  /** ComicInfo.xml and the OPF of a book, parsed; remembered until the file changes. */
+  private async bookSource(book: BookRecord, media: StoredMedia, library: Library): Promise<BookSource> {
+    const key = `${book.id}\u0000${book.url}\u0000${book.fileLastModified}\u0000${book.fileSize}\u0000${library.importComicInfoSeriesAppendVolume}`;
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return cached;
+    }
+    const file = fileURLToPath(book.url);
+    const source: BookSource = { comicInfo: null, opf: null };
+    try {
+      if (media.mediaType === MediaTypes.epub) {
+        source.opf = await withEpub(file, async (epub) => parseOpf(epub.opf));
+      } else {
+        const entry = await this.comicInfoEntry(book.id);
+        const reader = media.mediaType ? readerFor(media.mediaType) : undefined;
+        if (entry && reader) {
+          const xml = decodeText(await reader.read(file, entry));
+          source.comicInfo = parseComicInfo(xml, { appendVolume: library.importComicInfoSeriesAppendVolume });
+          if (!source.comicInfo) this.d.logger.info({ bookId: book.id, entry }, 'Not a ComicInfo document');
+        }
+      }
+    } catch (e) {
+      this.d.logger.warn({ bookId: book.id, err: e }, 'Could not read the metadata of the book');
+      return source;
+    }
+    for (const k of this.cache.keys()) if (k.startsWith(`${book.id}\u0000`)) this.cache.delete(k);
+    this.cache.set(key, source);
+    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    return source;
+  }
+
+  /**
+   * The ComicInfo entry of an archive: `ComicInfo.xml` at the root (any letter case, exact name first), or
+   * the only one in a sub-folder when the root has none (some tools nest everything in one folder).
+   */
+  private async comicInfoEntry(bookId: string): Promise<string | null> {
+    const names = (await this.d.media.files(bookId)).map((f) => f.fileName);
+    if (names.includes(COMICINFO_ENTRY)) return COMICINFO_ENTRY;
+    const lower = COMICINFO_ENTRY.toLowerCase();
+    const atRoot = names.find((n) => n.toLowerCase() === lower);
+    if (atRoot) return atRoot;
+    const nested = names.filter((n) => n.toLowerCase().endsWith(`/${lower}`));
+    return nested.length === 1 ? nested[0]! : null;
+  }
+
+  /** The first ISBN barcode on the last or first pages (engine.md §6.7); null when none. */
+  private async barcodeIsbn(book: BookRecord, media: StoredMedia): Promise<string | null> {
+    const file = fileURLToPath(book.url);
+    const pages = await this.d.media.pages(book.id);
+    const reader = media.mediaType ? readerFor(media.mediaType) : undefined;
+    for (const number of barcodePages(pages.length)) {
+      const page = pages[number - 1]!;
+      try {
+        let image: { bytes: Uint8Array; mediaType: string };
+        if (media.mediaType === MediaTypes.pdf) {
+          const dimension = page.width && page.height ? { width: page.width, height: page.height } : undefined;
+          image = await this.d.pdf.renderPage(file, number, { dimension });
+        } else if (reader) {
+          image = { bytes: await reader.read(file, page.fileName), mediaType: page.mediaType };
+        } else return null;
+        const isbn = await isbnInImage(image.bytes, image.mediaType);
+        if (isbn) return isbn;
+      } catch (e) {
+        this.d.logger.warn({ bookId: book.id, page: number, err: e }, 'Could not look for a barcode on the page');
+      }
+    }
+    return null;
+  }
+
+  /** Mylar's series.json in the series folder (its name in any letter case), parsed; null when absent. */
+  private async mylar(seriesUrl: string) {
+    let folder: string;
+    try {
+      folder = fileURLToPath(seriesUrl);
+      const name = (await readdir(folder)).find((n) => n.toLowerCase() === MYLAR_FILE);
+      if (!name) return null;
+      const parsed = parseMylarSeries(await readFile(join(folder, name), 'utf8'));
+      if (!parsed) this.d.logger.warn({ file: join(folder, name) }, 'series.json is not a Mylar series file');
+      return parsed;
+    } catch (e) {
+      this.d.logger.warn({ seriesUrl, err: e }, 'Could not read series.json');
+      return null;
+    }
+  }
+
+  /** A one-shot series takes its book's title and summary, and counts one book (engine.md §6.8). */
+  private async oneshot(seriesId: string): Promise<SeriesMetadataPatch> {
+    const patch = emptySeriesPatch();
+    const book = (await this.d.books.findBySeries(seriesId)).find((b) => !b.deletedDate);
+    const metadata = book && (await this.d.metadata.findBook(book.id));
+    if (!metadata) return patch;
+    return {
+      ...patch,
+      title: metadata.title,
+      titleSort: metadata.title,
+      status: 'ENDED',
+      summary: metadata.summary,
+      totalBookCount: 1,
+    };
+  }
+}
+
+/** Later patches win where they say something; collections add up. */
+function mergeSeriesPatches(patches: readonly SeriesMetadataPatch[]): SeriesMetadataPatch {
+  const merged = emptySeriesPatch();
+  for (const p of patches)
+    for (const key of Object.keys(merged) as (keyof SeriesMetadataPatch)[]) {
+      if (key === 'collections') merged.collections.push(...p.collections);
+      else if (p[key] !== null) (merged as unknown as Record<string, unknown>)[key] = p[key];
+    }
+  return merged;
+}

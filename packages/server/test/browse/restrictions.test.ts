@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookKeys, buildFixture, client, seriesKeys, SERIES, type Fixture } from './support.js';
+
+/**
+ * Content restrictions everywhere (api.md §2.10, engine.md §15): shared libraries, age rating (allow only under /
+ * exclude over) and sharing labels (allow only / exclude) filter every list, count and search; a hidden series or
+ * book asked for by id is a 403, an unknown one a 404; a collection or read list with nothing visible is a 404.
+ *
+ * Series: batman (A, 12), elodie (A, none, kids), titan (B, 16, gore), xmen (A, 18, gore), acrobat (B, 6, kids),
+ * zombie (A, none, deleted).
+ */
+
+type User = keyof Fixture['users'];
+const VISIBLE: Record<User, string[]> = {
+  admin: ['acrobat', 'batman', 'elodie', 'titan', 'xmen', 'zombie'],
+  libA: ['batman', 'elodie', 'xmen', 'zombie'],
+  allowUnder12: ['acrobat', 'batman'],
+  excludeOver16: ['acrobat', 'batman', 'elodie', 'zombie'],
+  allowKids: ['acrobat', 'elodie'],
+  excludeGore: ['acrobat', 'batman', 'elodie', 'zombie'],
+};
+const USERS = Object.keys(VISIBLE) as User[];
+const booksOf = (keys: string[]) =>
+  SERIES.filter((s) => keys.includes(s.key))
+    .flatMap((s) => s.books.map((b) => `${s.key}/${b.name}`))
+    .sort();
+const ON_DECK: Record<User, string[]> = {
+  admin: ['titan/Titan 2', 'batman/Batman 03'],
+  libA: ['batman/Batman 02'],
+  allowUnder12: ['batman/Batman 02'],
+  excludeOver16: ['batman/Batman 02'],
+  allowKids: [],
+  excludeGore: ['batman/Batman 02'],
+};
+
+let f: Fixture;
+let c: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  f = await buildFixture();
+  c = client(f);
+}, 60_000);
+afterAll(() => f.s.close());
+
+describe.each(USERS)('%s', (user) => {
+  const visible = VISIBLE[user];
+  const books = booksOf(visible);
+  const auth = () => f.users[user];
+  const sortedSeries = async (path: string, json?: unknown) =>
+    seriesKeys(f, await c.seriesPage(auth(), path, json)).sort();
+  const sortedBooks = async (path: string, json?: unknown) => bookKeys(f, await c.bookPage(auth(), path, json)).sort();
+  const total = async (kind: 'series' | 'book', path: string, json?: unknown) =>
+    (kind === 'series' ? await c.seriesPage(auth(), path, json) : await c.bookPage(auth(), path, json)).totalElements;
+
+  it('series lists, counts, groups and searches show only visible series', async () => {
+    expect(await sortedSeries('/api/v1/series?unpaged=true')).toEqual(visible);
+    expect(await total('series', '/api/v1/series?size=1')).toBe(visible.length);
+    expect(await sortedSeries('/api/v1/series/list?unpaged=true', {})).toEqual(visible);
+    expect(await total('series', '/api/v1/series/list?size=1&sort=name', {})).toBe(visible.length);
+    expect(await sortedSeries('/api/v1/series/list?unpaged=true', { fullTextSearch: '*:*' })).toEqual(visible);
+    expect(await sortedSeries('/api/v1/series?search=marvel')).toEqual(
+      visible.filter((k) => k === 'xmen' || k === 'acrobat'),
+    );
+    expect(await sortedSeries(`/api/v1/series?library_id=${f.libraries.B}&unpaged=true`)).toEqual(
+      visible.filter((k) => k === 'titan' || k === 'acrobat'),
+    );
+    expect(await sortedSeries('/api/v1/series/latest?unpaged=true')).toEqual(visible);
+    expect(await total('series', '/api/v1/series/new?size=1')).toBe(visible.length);
+    expect(await sortedSeries('/api/v1/series/updated')).toEqual(visible.filter((k) => k === 'batman' || k === 'xmen'));
+    for (const path of ['/api/v1/series/alphabetical-groups', '/api/v1/series/list/alphabetical-groups']) {
+      const groups = await c.call(
+        auth(),
+        path.includes('/list/') ? 'POST' : 'GET',
+        path,
+        path.includes('/list/') ? {} : undefined,
+      );
+      expect((groups.body as { count: number }[]).reduce((n, g) => n + g.count, 0)).toBe(visible.length);
+    }
+  });
+
+  it('book lists, counts, searches and on deck show only books of visible series', async () => {
+    expect(await sortedBooks('/api/v1/books?unpaged=true')).toEqual(books);
+    expect(await total('book', '/api/v1/books?size=2')).toBe(books.length);
+    expect(await sortedBooks('/api/v1/books/list?unpaged=true', {})).toEqual(books);
+    expect(await total('book', '/api/v1/books/list?size=2&sort=name', {})).toBe(books.length);
+    expect(await total('book', '/api/v1/books/latest?size=1')).toBe(books.length);
+    expect(await sortedBooks('/api/v1/books/list?unpaged=true', { fullTextSearch: 'titan OR batman' })).toEqual(
+      // Batman 04 is titled "Finale": book documents do not carry the series title.
+      books.filter((b) => (b.startsWith('titan/') || b.startsWith('batman/')) && b !== 'batman/Batman 04'),
+    );
+    expect(await sortedBooks('/api/v1/books?search=noir&unpaged=true')).toEqual(
+      books.filter((b) => b === 'batman/Batman 01' || b === 'batman/Batman 02'),
+    );
+    expect(bookKeys(f, await c.bookPage(auth(), '/api/v1/books/ondeck'))).toEqual(ON_DECK[user]);
+    expect(await total('book', '/api/v1/books/ondeck?size=1')).toBe(ON_DECK[user].length);
+  });
+
+  it('a hidden series or book asked for by id is a 403, an unknown one a 404', async () => {
+    for (const spec of SERIES) {
+      const expected = visible.includes(spec.key) ? 200 : 403;
+      const id = f.series[spec.key]!;
+      expect((await c.call(auth(), 'GET', `/api/v1/series/${id}`)).status, spec.key).toBe(expected);
+      expect((await c.call(auth(), 'GET', `/api/v1/series/${id}/books`)).status, spec.key).toBe(expected);
+      const book = f.books[`${spec.key}/${spec.books[0]!.name}`]!;
+      expect((await c.call(auth(), 'GET', `/api/v1/books/${book}`)).status, spec.key).toBe(expected);
+      const sibling = await c.call(auth(), 'GET', `/api/v1/books/${book}/next`);
+      expect(sibling.status, spec.key).toBe(expected === 403 ? 403 : spec.books.length > 1 ? 200 : 404);
+      expect((await c.call(auth(), 'GET', `/api/v1/books/${book}/previous`)).status, spec.key).toBe(
+        expected === 403 ? 403 : 404,
+      );
+    }
+    for (const path of [
+      '/api/v1/series/NOPE',
+      '/api/v1/series/NOPE/books',
+      '/api/v1/books/NOPE',
+      '/api/v1/books/NOPE/next',
+    ]) {
+      expect((await c.call(auth(), 'GET', path)).status, path).toBe(404);
+    }
+  });
+
+  it('collections and read lists list only visible members; one with none is a 404', async () => {
+    const ordered = ['xmen', 'titan', 'batman', 'elodie'].filter((k) => visible.includes(k));
+    const members = seriesKeys(f, await c.seriesPage(auth(), `/api/v1/collections/${f.collections.ordered}/series`));
+    expect(members).toEqual(ordered);
+    const gore = ['xmen', 'titan'].filter((k) => visible.includes(k));
+    const hidden = await c.call(auth(), 'GET', `/api/v1/collections/${f.collections.hidden}/series`);
+    expect(hidden.status).toBe(gore.length ? 200 : 404);
+    const listBooks = [
+      'xmen/X-Men 2',
+      'batman/Batman 01',
+      'titan/Titan 1',
+      'elodie/Élodie 1',
+      'batman/Batman 04',
+    ].filter((k) => visible.includes(k.split('/')[0]!));
+    const readList = await c.bookPage(auth(), `/api/v1/readlists/${f.readLists.ordered}/books`);
+    expect(bookKeys(f, readList)).toEqual(listBooks);
+    expect(readList.totalElements).toBe(listBooks.length);
+  });
+});
+
+describe('a user with no visible member', () => {
+  it('gets 404 for the read list and its neighbours', async () => {
+    const db = f.db;
+    const now = new Date().toISOString();
+    await db
+      .insertInto('readlist')
+      .values({ id: 'GOREONLY', name: 'Gore', created_date: now, last_modified_date: now })
+      .execute();
+    await db
+      .insertInto('readlist_book')
+      .values({ readlist_id: 'GOREONLY', book_id: f.books['xmen/X-Men 1']!, number: 0 })
+      .execute();
+    await db
+      .insertInto('readlist_book')
+      .values({ readlist_id: 'GOREONLY', book_id: f.books['titan/Titan 1']!, number: 1 })
+      .execute();
+    expect((await c.call(f.users.excludeGore, 'GET', '/api/v1/readlists/GOREONLY/books')).status).toBe(404);
+    expect(
+      (await c.call(f.users.excludeGore, 'GET', `/api/v1/readlists/GOREONLY/books/${f.books['xmen/X-Men 1']}/next`))
+        .status,
+    ).toBe(404);
+    expect((await c.call(f.users.admin, 'GET', '/api/v1/readlists/GOREONLY/books')).status).toBe(200);
+  });
+});

@@ -1,0 +1,269 @@
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+  type QueryKey,
+} from '@tanstack/react-query';
+import type { BookDto, MediaProfile, MediaStatus, Page } from '@quire/api';
+import { api, ApiError, apiUrl, type ApiInit } from './client';
+
+/**
+ * Books (api.md §3.3, §5): detail, the search list, series and read-list members, on deck. This file also holds
+ * the paging and search-condition vocabulary every list of the web client shares (series.ts builds on it).
+ */
+export type { BookDto, Page };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paging
+
+/** Paging of a list request: `page` is 0-based as on the wire; `sort` entries read `property,asc|desc`. */
+export interface PageParams {
+  page?: number;
+  size?: number;
+  sort?: readonly string[];
+  unpaged?: boolean;
+}
+
+export const pageQuery = (p: PageParams): NonNullable<ApiInit['query']> => ({
+  page: p.page,
+  size: p.size,
+  sort: p.sort,
+  unpaged: p.unpaged || undefined,
+});
+
+/** Default size of one page of a horizontal scroller (the server's default, ui.md §2.7). */
+export const SCROLLER_PAGE_SIZE = 20;
+
+/** The next page number of an infinite list, or undefined at the end. */
+export const nextPageParam = <T>(last: Page<T>): number | undefined => (last.last ? undefined : last.number + 1);
+
+/** Every item of an infinite query's pages, in order. */
+export const flattenPages = <T>(data: { pages: Page<T>[] } | undefined): T[] =>
+  data ? data.pages.flatMap((p) => p.content) : [];
+
+/**
+ * An infinite list fetched page by page (horizontal scrollers). `fetchPage` receives the 0-based page number and the
+ * page size.
+ */
+export function infiniteList<T>(queryKey: QueryKey, fetchPage: (page: number, size: number) => Promise<Page<T>>) {
+  return infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(pageParam, SCROLLER_PAGE_SIZE),
+    initialPageParam: 0,
+    getNextPageParam: (last: Page<T>) => nextPageParam(last),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Search conditions (api.md §5.1): single-key objects, combined with allOf / anyOf.
+
+export type EqualityOperator<T> = { operator: 'is' | 'isNot'; value: T };
+export type NullableOperator<T> = EqualityOperator<T> | { operator: 'isNull' | 'isNotNull' };
+export type StringOperator = {
+  operator:
+    'is' | 'isNot' | 'contains' | 'doesNotContain' | 'beginsWith' | 'doesNotBeginWith' | 'endsWith' | 'doesNotEndWith';
+  value: string;
+};
+export type NumericOperator = { operator: 'is' | 'isNot' | 'greaterThan' | 'lessThan'; value: number };
+export type NumericNullableOperator = NumericOperator | { operator: 'isNull' | 'isNotNull' };
+export type DateOperator =
+  | { operator: 'before' | 'after'; dateTime: string }
+  | { operator: 'isInTheLast' | 'isNotInTheLast'; duration: string }
+  | { operator: 'isNull' | 'isNotNull' };
+export type BooleanOperator = { operator: 'isTrue' | 'isFalse' };
+
+export const READ_STATUSES = ['UNREAD', 'IN_PROGRESS', 'READ'] as const;
+export type ReadStatus = (typeof READ_STATUSES)[number];
+export interface AuthorMatch {
+  name?: string;
+  role?: string;
+}
+export interface PosterMatch {
+  type?: 'GENERATED' | 'SIDECAR' | 'USER_UPLOADED';
+  selected?: boolean;
+}
+
+export type BookCondition =
+  | { allOf: BookCondition[] }
+  | { anyOf: BookCondition[] }
+  | { libraryId: EqualityOperator<string> }
+  | { readListId: EqualityOperator<string> }
+  | { seriesId: EqualityOperator<string> }
+  | { deleted: BooleanOperator }
+  | { oneShot: BooleanOperator }
+  | { title: StringOperator }
+  | { releaseDate: DateOperator }
+  | { tag: NullableOperator<string> }
+  | { numberSort: NumericOperator }
+  | { readStatus: EqualityOperator<ReadStatus> }
+  | { mediaStatus: EqualityOperator<MediaStatus> }
+  | { mediaProfile: EqualityOperator<MediaProfile> }
+  | { author: EqualityOperator<AuthorMatch> }
+  | { poster: EqualityOperator<PosterMatch> };
+
+/** The body of `POST /api/v1/books/list`. */
+export interface BookSearch {
+  condition?: BookCondition;
+  fullTextSearch?: string;
+}
+
+/** Conditions ANDed together; undefined when there are none, one condition stays as it is. */
+export function allOf<C>(conditions: (C | undefined | null | false)[]): { allOf: C[] } | C | undefined {
+  const list = conditions.filter((c): c is C => !!c);
+  if (list.length === 0) return undefined;
+  return list.length === 1 ? list[0] : { allOf: list };
+}
+
+/** One of the libraries (no condition for the `all` pseudo-library, an empty list or undefined). */
+export function inLibraries(
+  libraryIds: readonly string[] | undefined,
+): { anyOf: { libraryId: EqualityOperator<string> }[] } | undefined {
+  if (!libraryIds?.length) return undefined;
+  return { anyOf: libraryIds.map((value) => ({ libraryId: { operator: 'is', value } })) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Queries
+
+export interface BookListParams extends PageParams, BookSearch {}
+
+/** Filters of a read list's or series' members (the deprecated GET filters, api.md §3.2, §3.5). */
+export interface MemberBookParams extends PageParams {
+  read_status?: readonly ReadStatus[];
+  tag?: readonly string[];
+  media_status?: readonly MediaStatus[];
+  deleted?: boolean;
+  /** `name,role` each. */
+  author?: readonly string[];
+  library_id?: readonly string[];
+}
+
+export interface OnDeckParams {
+  libraryIds?: readonly string[];
+}
+
+export const bookKeys = {
+  all: ['books'] as const,
+  lists: () => [...bookKeys.all, 'list'] as const,
+  list: (params: BookListParams) => [...bookKeys.lists(), params] as const,
+  infinite: (params: BookListParams) => [...bookKeys.all, 'infinite', params] as const,
+  detail: (id: string) => [...bookKeys.all, 'detail', id] as const,
+  /** Previous or next book, in the series or in a read list. */
+  sibling: (id: string, direction: 'next' | 'previous', readListId?: string) =>
+    [...bookKeys.all, 'sibling', id, direction, readListId ?? null] as const,
+  inSeries: (seriesId: string, params: MemberBookParams) => [...bookKeys.all, 'series', seriesId, params] as const,
+  inReadList: (readListId: string, params: MemberBookParams) =>
+    [...bookKeys.all, 'readlist', readListId, params] as const,
+  onDeck: (params: OnDeckParams) => [...bookKeys.all, 'ondeck', params] as const,
+};
+
+const enc = encodeURIComponent;
+const bookPath = (id: string) => `/api/v1/books/${enc(id)}`;
+
+const searchBody = (p: BookSearch): BookSearch => ({
+  ...(p.condition ? { condition: p.condition } : {}),
+  ...(p.fullTextSearch ? { fullTextSearch: p.fullTextSearch } : {}),
+});
+
+export const fetchBookList = (params: BookListParams) =>
+  api<Page<BookDto>>('/api/v1/books/list', { method: 'POST', query: pageQuery(params), body: searchBody(params) });
+
+export const fetchOnDeck = (params: OnDeckParams & PageParams) =>
+  api<Page<BookDto>>('/api/v1/books/ondeck', {
+    query: { library_id: params.libraryIds, page: params.page, size: params.size },
+  });
+
+export const bookQueries = {
+  detail: (id: string) => queryOptions({ queryKey: bookKeys.detail(id), queryFn: () => api<BookDto>(bookPath(id)) }),
+  list: (params: BookListParams) =>
+    queryOptions({
+      queryKey: bookKeys.list(params),
+      queryFn: () => fetchBookList(params),
+      placeholderData: keepPreviousData,
+    }),
+  infinite: (params: Omit<BookListParams, 'page' | 'size'>) =>
+    infiniteList(bookKeys.infinite(params), (page, size) => fetchBookList({ ...params, page, size })),
+  inSeries: (seriesId: string, params: MemberBookParams = {}) =>
+    queryOptions({
+      queryKey: bookKeys.inSeries(seriesId, params),
+      queryFn: () =>
+        api<Page<BookDto>>(`/api/v1/series/${enc(seriesId)}/books`, { query: { ...params, ...pageQuery(params) } }),
+      placeholderData: keepPreviousData,
+    }),
+  inReadList: (readListId: string, params: MemberBookParams = {}) =>
+    queryOptions({
+      queryKey: bookKeys.inReadList(readListId, params),
+      queryFn: () =>
+        api<Page<BookDto>>(`/api/v1/readlists/${enc(readListId)}/books`, {
+          query: { ...params, ...pageQuery(params), sort: undefined },
+        }),
+      placeholderData: keepPreviousData,
+    }),
+  onDeck: (params: OnDeckParams = {}) =>
+    infiniteList(bookKeys.onDeck(params), (page, size) => fetchOnDeck({ ...params, page, size })),
+  /** The neighbour in the series (or in the read list when given); null at either end (404). */
+  sibling: (id: string, direction: 'next' | 'previous', readListId?: string) =>
+    queryOptions({
+      queryKey: bookKeys.sibling(id, direction, readListId),
+      queryFn: async (): Promise<BookDto | null> => {
+        const path = readListId
+          ? `/api/v1/readlists/${enc(readListId)}/books/${enc(id)}/${direction}`
+          : `${bookPath(id)}/${direction}`;
+        try {
+          return await api<BookDto>(path);
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 404) return null;
+          throw e;
+        }
+      },
+    }),
+};
+
+export const useBook = (id: string) => useQuery(bookQueries.detail(id));
+/** A page of `POST /api/v1/books/list`. */
+export const useBooks = (params: BookListParams, options: { enabled?: boolean } = {}) =>
+  useQuery({ ...bookQueries.list(params), ...options });
+/** The same search fetched page after page (horizontal scrollers). */
+export const useBooksInfinite = (params: Omit<BookListParams, 'page' | 'size'>, options: { enabled?: boolean } = {}) =>
+  useInfiniteQuery({ ...bookQueries.infinite(params), ...options });
+export const useSeriesBooks = (seriesId: string, params: MemberBookParams = {}) =>
+  useQuery(bookQueries.inSeries(seriesId, params));
+export const useReadListBooks = (readListId: string, params: MemberBookParams = {}) =>
+  useQuery(bookQueries.inReadList(readListId, params));
+/** First unread book of each series being read (GET /books/ondeck), page after page. */
+export const useOnDeck = (params: OnDeckParams = {}, options: { enabled?: boolean } = {}) =>
+  useInfiniteQuery({ ...bookQueries.onDeck(params), ...options });
+export const useNextBook = (id: string, readListId?: string) => useQuery(bookQueries.sibling(id, 'next', readListId));
+export const usePreviousBook = (id: string, readListId?: string) =>
+  useQuery(bookQueries.sibling(id, 'previous', readListId));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Posters
+
+export type PosterKind = 'books' | 'series' | 'collections' | 'readlists';
+
+/**
+ * One cache entry per poster holding a version number: 0 until a thumbnail event invalidates it, then the time of
+ * the refetch, appended to the URL so the browser loads the new image. Kept apart from the entity keys so that
+ * refreshing a list does not reload every poster on screen.
+ */
+export const thumbnailKeys = {
+  all: ['thumbnail'] as const,
+  of: (kind: PosterKind, id: string) => [...thumbnailKeys.all, kind, id] as const,
+};
+
+export const thumbnailUrl = (kind: PosterKind, id: string, version = 0) =>
+  apiUrl(`/api/v1/${kind}/${enc(id)}/thumbnail`, version ? { v: version } : undefined);
+
+/** The poster's URL, changing after a thumbnail event for it. */
+export function useThumbnailUrl(kind: PosterKind, id: string): string {
+  const version = useQuery({
+    queryKey: thumbnailKeys.of(kind, id),
+    queryFn: () => Date.now(),
+    initialData: 0,
+    staleTime: Infinity,
+  }).data;
+  return thumbnailUrl(kind, id, version);
+}

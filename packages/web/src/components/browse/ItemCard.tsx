@@ -1,0 +1,370 @@
+import { useState, type MouseEvent, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Box from '@mui/material/Box';
+import Fab from '@mui/material/Fab';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Skeleton from '@mui/material/Skeleton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { alpha } from '@mui/material/styles';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import EditIcon from '@mui/icons-material/Edit';
+import ImageNotSupportedOutlinedIcon from '@mui/icons-material/ImageNotSupportedOutlined';
+import MenuBookIcon from '@mui/icons-material/MenuBook';
+import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
+import { useTranslation } from 'react-i18next';
+import { useThumbnailUrl, type PosterKind } from '../../api/books';
+import type { SelectEvent } from './selection';
+
+/** Width over height of every poster (1:√2, ui.md §2.1). */
+export const POSTER_RATIO = 0.7071;
+
+export interface SelectableCardProps {
+  /** Shows the selection circle (grids that support selection). */
+  selectable?: boolean;
+  selected?: boolean;
+  /** The selection circle was used, or the card was clicked while a selection is under way (`preselect`). */
+  onSelect?: (event: SelectEvent) => void;
+  /** Something is selected on the screen: a click anywhere on the card toggles it instead of opening it. */
+  preselect?: boolean;
+}
+
+export interface ItemCardProps extends SelectableCardProps {
+  kind: PosterKind;
+  id: string;
+  /** Where the card leads. */
+  to: string;
+  /** The card's name for assistive technology and the title line. */
+  title: string;
+  /** Shown instead of `title` (same meaning, other wording, e.g. "3 - Title"). */
+  titleText?: ReactNode;
+  /** A line above the title, e.g. the series of a book. */
+  overline?: { text: string; to: string };
+  /** The line under the title. */
+  subtitle?: ReactNode;
+  subtitleColor?: 'error' | 'warning';
+  /** A long form of the subtitle, on hover. */
+  subtitleTooltip?: string;
+  /** Top-end corner of the poster: unread triangle or count. */
+  badge?: ReactNode;
+  /** Reading progress, 0..1: a bar along the poster's bottom edge. */
+  progress?: number;
+  /** Opens the reader (books): a link shown in the middle of the poster. */
+  readTo?: string;
+  onEdit?: () => void;
+  /** The ⋮ actions menu. */
+  menu?: ReactNode;
+}
+
+/** The orange corner triangle of an unread book or one-shot. */
+export function UnreadTriangle({ label }: { label: string }) {
+  return (
+    <Box
+      role="img"
+      aria-label={label}
+      sx={{
+        position: 'absolute',
+        top: 0,
+        insetInlineEnd: 0,
+        width: 0,
+        height: 0,
+        borderStyle: 'solid',
+        borderWidth: 0,
+        borderTopWidth: 25,
+        borderInlineStartWidth: 25,
+        borderColor: 'transparent',
+        borderTopColor: 'warning.main',
+      }}
+    />
+  );
+}
+
+/** The orange count of unread books on a series poster. */
+export function UnreadCount({ count, label }: { count: number; label: string }) {
+  return (
+    <Box
+      aria-label={label}
+      role="img"
+      sx={{
+        position: 'absolute',
+        top: 0,
+        insetInlineEnd: 0,
+        minWidth: 24,
+        px: 0.75,
+        py: 0.25,
+        bgcolor: 'warning.main',
+        color: 'warning.contrastText',
+        typography: 'caption',
+        fontWeight: 700,
+        textAlign: 'center',
+        borderEndStartRadius: 4,
+      }}
+    >
+      {count}
+    </Box>
+  );
+}
+
+/** The poster image: a neutral block while it loads, an icon when there is none. */
+export function Poster({ kind, id, alt = '' }: { kind: PosterKind; id: string; alt?: string }) {
+  const src = useThumbnailUrl(kind, id);
+  const [state, setState] = useState<{ src: string; status: 'loading' | 'loaded' | 'failed' }>({
+    src,
+    status: 'loading',
+  });
+  const status = state.src === src ? state.status : 'loading';
+  return (
+    <Box sx={{ position: 'absolute', inset: 0, bgcolor: 'action.hover' }}>
+      {status === 'failed' ? (
+        <Box sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+          <ImageNotSupportedOutlinedIcon sx={{ fontSize: 48, color: 'text.disabled' }} />
+        </Box>
+      ) : (
+        <Box
+          component="img"
+          src={src}
+          alt={alt}
+          loading="lazy"
+          decoding="async"
+          draggable={false}
+          onLoad={() => setState({ src, status: 'loaded' })}
+          onError={() => setState({ src, status: 'failed' })}
+          sx={{
+            width: '100%',
+            height: '100%',
+            objectFit: 'contain',
+            display: 'block',
+            opacity: status === 'loaded' ? 1 : 0,
+            transition: 'opacity 150ms',
+          }}
+        />
+      )}
+    </Box>
+  );
+}
+
+const overlayButton = {
+  bgcolor: (t: { palette: { common: { black: string } } }) => alpha(t.palette.common.black, 0.55),
+  color: 'common.white',
+  '&:hover': { bgcolor: (t: { palette: { common: { black: string } } }) => alpha(t.palette.common.black, 0.75) },
+} as const;
+
+/**
+ * The shell of every item card (ui.md §2.1): poster with badges, hover overlay (selection circle, read button, edit
+ * pencil, ⋮ menu), title link and a sub-line. The title link covers the whole card, so the poster is clickable
+ * without a second link; the overlay's controls sit above it. On touch screens, where nothing hovers, the circle
+ * and the menu stay visible.
+ */
+export function ItemCard(props: ItemCardProps) {
+  const { t } = useTranslation();
+  const { selectable, selected = false, preselect = false, onSelect } = props;
+  const [menuFocus, setMenuFocus] = useState(false);
+
+  const onCardClick = (e: MouseEvent) => {
+    if (!preselect || !onSelect) return;
+    e.preventDefault();
+    onSelect({ shiftKey: e.shiftKey });
+  };
+
+  const showControls = !preselect;
+  return (
+    <Box
+      data-testid="item-card"
+      sx={{
+        position: 'relative',
+        isolation: 'isolate',
+        minWidth: 0,
+        '&:hover .card-overlay, &:focus-within .card-overlay': { opacity: 1 },
+        '&:hover .card-poster': { outlineColor: (th) => th.palette.secondary.dark },
+        '@media (hover: none)': { '& .card-overlay': { opacity: 1, bgcolor: 'transparent' } },
+      }}
+    >
+      <Box
+        className="card-poster"
+        sx={{
+          position: 'relative',
+          aspectRatio: `${POSTER_RATIO}`,
+          borderRadius: 1,
+          overflow: 'hidden',
+          outline: '3px solid',
+          outlineOffset: -3,
+          outlineColor: selected ? 'secondary.main' : 'transparent',
+        }}
+      >
+        <Poster kind={props.kind} id={props.id} />
+        {props.badge}
+        {props.progress !== undefined && (
+          <Box
+            role="progressbar"
+            aria-label={t('browse.card.progress')}
+            aria-valuenow={Math.round(props.progress * 100)}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            sx={{ position: 'absolute', insetInline: 0, bottom: 0, height: 6, bgcolor: 'action.disabledBackground' }}
+          >
+            <Box sx={{ height: '100%', width: `${props.progress * 100}%`, bgcolor: 'warning.main' }} />
+          </Box>
+        )}
+        <Box
+          className="card-overlay"
+          sx={{
+            position: 'absolute',
+            inset: 0,
+            opacity: selected || preselect || menuFocus ? 1 : 0,
+            transition: 'opacity 120ms',
+            bgcolor: (th) => (selected ? 'transparent' : alpha(th.palette.common.black, 0.3)),
+            pointerEvents: 'none',
+            '& .MuiButtonBase-root': { pointerEvents: 'auto' },
+            zIndex: 2,
+          }}
+        >
+          {selectable && onSelect && (
+            <IconButton
+              size="small"
+              aria-label={t('browse.card.select', { title: props.title })}
+              aria-pressed={selected}
+              onClick={(e) => {
+                e.preventDefault();
+                e.stopPropagation();
+                onSelect({ shiftKey: e.shiftKey });
+              }}
+              sx={{
+                position: 'absolute',
+                top: 2,
+                insetInlineStart: 2,
+                color: selected ? 'secondary.main' : 'common.white',
+                filter: 'drop-shadow(0 0 2px rgba(0,0,0,0.6))',
+              }}
+            >
+              {selected ? <CheckCircleIcon /> : <RadioButtonUncheckedIcon />}
+            </IconButton>
+          )}
+          {props.readTo && !selected && !preselect && (
+            <Box
+              sx={{
+                position: 'absolute',
+                inset: 0,
+                display: 'flex',
+                alignItems: 'center',
+                justifyContent: 'center',
+              }}
+            >
+              <Fab
+                component={RouterLink}
+                to={props.readTo}
+                aria-label={t('browse.card.read', { title: props.title })}
+                sx={{
+                  bgcolor: 'accent.main',
+                  color: 'accent.contrastText',
+                  '&:hover': { bgcolor: 'accent.main', filter: 'brightness(0.9)' },
+                }}
+              >
+                <MenuBookIcon />
+              </Fab>
+            </Box>
+          )}
+          {showControls && props.onEdit && (
+            <IconButton
+              size="small"
+              aria-label={t('browse.card.edit', { title: props.title })}
+              onClick={(e) => {
+                e.preventDefault();
+                props.onEdit?.();
+              }}
+              sx={{ position: 'absolute', bottom: 4, insetInlineStart: 4, ...overlayButton }}
+            >
+              <EditIcon fontSize="small" />
+            </IconButton>
+          )}
+          {showControls && props.menu && (
+            <Box
+              onFocus={() => setMenuFocus(true)}
+              onBlur={() => setMenuFocus(false)}
+              sx={{
+                position: 'absolute',
+                bottom: 4,
+                insetInlineEnd: 4,
+                borderRadius: '50%',
+                '& .MuiIconButton-root': overlayButton,
+              }}
+            >
+              {props.menu}
+            </Box>
+          )}
+        </Box>
+      </Box>
+      <Box sx={{ pt: 0.75, px: 0.25 }}>
+        {props.overline && (
+          <Link
+            component={RouterLink}
+            to={props.overline.to}
+            variant="body2"
+            color="text.primary"
+            underline="hover"
+            sx={{ display: 'block', fontWeight: 500, position: 'relative', zIndex: 2 }}
+            noWrap
+            title={props.overline.text}
+          >
+            {props.overline.text}
+          </Link>
+        )}
+        <Link
+          component={RouterLink}
+          to={props.to}
+          onClick={onCardClick}
+          aria-label={props.title}
+          variant="body2"
+          underline="hover"
+          color={props.overline ? 'text.secondary' : 'text.primary'}
+          title={props.title}
+          sx={{
+            display: '-webkit-box',
+            WebkitLineClamp: 2,
+            WebkitBoxOrient: 'vertical',
+            overflow: 'hidden',
+            wordBreak: 'break-word',
+            fontWeight: props.overline ? 400 : 500,
+            lineHeight: 1.3,
+            // Stretched over the whole card: the poster opens the item too.
+            '&::after': { content: '""', position: 'absolute', inset: 0, zIndex: 1 },
+            '&:focus-visible': { outline: 'none' },
+            '&:focus-visible::after': { outline: '2px solid', outlineColor: 'primary.main', borderRadius: 1 },
+          }}
+        >
+          {props.titleText ?? props.title}
+        </Link>
+        {props.subtitle !== undefined && (
+          <Tooltip title={props.subtitleTooltip ?? ''} disableHoverListener={!props.subtitleTooltip}>
+            <Typography
+              variant="caption"
+              component="div"
+              noWrap
+              color={props.subtitleColor ? `${props.subtitleColor}.main` : 'text.secondary'}
+              sx={{
+                position: 'relative',
+                zIndex: props.subtitleTooltip ? 2 : undefined,
+                width: 'fit-content',
+                maxWidth: '100%',
+              }}
+            >
+              {props.subtitle}
+            </Typography>
+          </Tooltip>
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+/** A card-sized placeholder: same poster ratio and text lines as a card, so content does not jump in. */
+export function CardSkeleton({ lines = 2 }: { lines?: number }) {
+  return (
+    <Box aria-hidden sx={{ minWidth: 0 }}>
+      <Skeleton variant="rounded" sx={{ width: '100%', height: 'auto', aspectRatio: `${POSTER_RATIO}` }} />
+      {Array.from({ length: lines }, (_, i) => (
+        <Skeleton key={i} variant="text" width={i === 0 ? '85%' : '50%'} sx={{ fontSize: '0.875rem' }} />
+      ))}
+    </Box>
+  );
+}

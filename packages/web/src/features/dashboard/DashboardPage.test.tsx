@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { renderScreen } from '../../test/render';
+import { buildLibrary, buildUser } from '../../test/fixtures';
+import { stubFetch } from '../account/fetch-stub';
+import { buildBook, buildSeries, page } from '../../components/browse/test-fixtures';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('DashboardPage', { timeout: 20_000 }, () => {
+  it('shows the sections that have something, each linking to its full list when there is more', async () => {
+    const keepReading = buildBook({ id: 'b-kr' }, { title: 'Halfway', number: '2' });
+    stubFetch({
+      // Every book list answers with the one book; new series with the last page of 25.
+      'POST /api/v1/books/list': { json: page([keepReading]) },
+      'GET /api/v1/books/ondeck': { json: page([]) },
+      'GET /api/v1/series/new': { json: page([buildSeries()], { totalElements: 25, number: 1 }) },
+      'GET /api/v1/series/updated': { json: page([]) },
+    });
+    renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route: '/dashboard' });
+    const keep = await screen.findByRole('region', { name: 'Keep reading' }, { timeout: 5000 });
+    expect(await within(keep).findByRole('link', { name: '2 - Halfway' })).toHaveAttribute('href', '/book/b-kr');
+    expect(within(keep).getByRole('link', { name: 'Alpha' })).toHaveAttribute('href', '/series/series-1');
+    const added = screen.getByRole('region', { name: 'Recently added series' });
+    await within(added).findByRole('link', { name: 'Alpha' });
+    expect(within(added).getByRole('link', { name: 'See all' })).toHaveAttribute(
+      'href',
+      '/dashboard/recently-added-series',
+    );
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'On deck' })).not.toBeInTheDocument());
+    expect(screen.queryByRole('region', { name: 'Recently updated series' })).not.toBeInTheDocument();
+  });
+
+  it('says there is nothing to show when every section is empty', async () => {
+    stubFetch({
+      'POST /api/v1/books/list': { json: page([]) },
+      'GET /api/v1/books/ondeck': { json: page([]) },
+      'GET /api/v1/series/new': { json: page([]) },
+      'GET /api/v1/series/updated': { json: page([]) },
+    });
+    renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route: '/dashboard' });
+    expect(await screen.findByText('Nothing to show', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('limits a library’s recommended view to that library', async () => {
+    const { requests } = stubFetch({
+      'POST /api/v1/books/list': { json: page([]) },
+      'GET /api/v1/books/ondeck': { json: page([]) },
+      'GET /api/v1/series/new': { json: page([]) },
+      'GET /api/v1/series/updated': { json: page([]) },
+      'GET /api/v1/collections': { json: page([]) },
+      'GET /api/v1/readlists': { json: page([]) },
+    });
+    renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route: '/libraries/lib-1/recommended' });
+    expect(await screen.findByText('Nothing to show', {}, { timeout: 5000 })).toBeInTheDocument();
+    const onDeck = requests.find((r) => r.path === '/api/v1/books/ondeck')!;
+    expect(new URLSearchParams(onDeck.search).getAll('library_id')).toEqual(['lib-1']);
+    const bookLists = requests.filter((r) => r.path === '/api/v1/books/list');
+    expect(bookLists.length).toBeGreaterThan(0);
+    for (const r of bookLists)
+      expect(JSON.stringify(r.body)).toContain('"libraryId":{"operator":"is","value":"lib-1"}');
+  });
+});

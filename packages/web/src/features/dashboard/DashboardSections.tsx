@@ -1,0 +1,146 @@
+import { useSyncExternalStore, type ReactNode } from 'react';
+import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
+import AutoStoriesOutlinedIcon from '@mui/icons-material/AutoStoriesOutlined';
+import { useTranslation } from 'react-i18next';
+import type { BookDto, Page, SeriesDto } from '@quire/api';
+import { flattenPages } from '../../api/books';
+import { useIsAdmin } from '../../api/auth';
+import { BookCard } from '../../components/browse/BookCard';
+import { useItemDialogs, type ItemDialogs } from '../../components/browse/dialogs';
+import { EmptyState } from '../../components/browse/EmptyState';
+import { HorizontalScroller, ScrollerSkeleton } from '../../components/browse/HorizontalScroller';
+import { SelectionBar } from '../../components/browse/SelectionBar';
+import { SeriesCard } from '../../components/browse/SeriesCard';
+import { cardSelection, useSelection, type Selection } from '../../components/browse/selection';
+import { ErrorState } from '../../components/ErrorState';
+import { SECTION_IDS, sectionDef, sectionInfinite, type SectionDef } from './sections';
+
+interface SectionProps {
+  def: SectionDef;
+  libraryIds: readonly string[] | undefined;
+  /** "See all" goes to `${seeAllBase}/${section}`. */
+  seeAllBase: string;
+  selection: Selection;
+  dialogs: ItemDialogs;
+  admin: boolean;
+  /** Fetches but shows nothing yet (the other rows are still loading). */
+  hidden: boolean;
+}
+
+/** One section as a row; nothing once it has loaded empty. */
+function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidden }: SectionProps) {
+  const { t } = useTranslation();
+  const query = useInfiniteQuery(sectionInfinite<BookDto | SeriesDto>(def, libraryIds));
+  const title = t(`dashboard.sections.${def.id}`);
+  if (hidden) return null;
+  if (query.isError) return <ErrorState title={title} error={query.error} onRetry={() => void query.refetch()} />;
+  const items = query.data ? flattenPages(query.data) : undefined;
+  if (items && items.length === 0) return null;
+  const total = query.data?.pages[0]?.totalElements;
+  let cards;
+  if (items && def.kind === 'book') {
+    const list = items as BookDto[];
+    cards = list.map((book) => (
+      <BookCard
+        key={book.id}
+        book={book}
+        showSeries
+        line={def.line}
+        onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
+        {...cardSelection(selection, 'book', book, list)}
+      />
+    ));
+  } else if (items && def.kind === 'series') {
+    const list = items as SeriesDto[];
+    cards = list.map((series) => (
+      <SeriesCard
+        key={series.id}
+        series={series}
+        line={def.line}
+        onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
+        {...cardSelection(selection, 'series', series, list)}
+      />
+    ));
+  }
+  return (
+    <HorizontalScroller
+      title={title}
+      seeAllTo={total !== undefined && total > (items?.length ?? 0) ? `${seeAllBase}/${def.id}` : undefined}
+      hasMore={query.hasNextPage}
+      loadingMore={query.isFetchingNextPage}
+      onLoadMore={() => void query.fetchNextPage()}
+    >
+      {cards}
+    </HorizontalScroller>
+  );
+}
+
+/**
+ * Where the sections stand, read from their own cache entries: `loading` until each has answered (or failed), then
+ * whether all came back empty. Rows appear together, so none shows up and then vanishes.
+ */
+function useSectionsState(libraryIds: readonly string[] | undefined): 'loading' | 'empty' | 'ready' {
+  const qc = useQueryClient();
+  const snapshot = () => {
+    let empty = true;
+    for (const id of SECTION_IDS) {
+      const state = qc.getQueryState<InfiniteData<Page<unknown>>>(sectionInfinite(sectionDef(id), libraryIds).queryKey);
+      if (!state || (state.data === undefined && state.status !== 'error')) return 'loading';
+      if (state.status === 'error' || state.data?.pages.some((p) => p.content.length > 0)) empty = false;
+    }
+    return empty ? 'empty' : 'ready';
+  };
+  return useSyncExternalStore((onChange) => qc.getQueryCache().subscribe(onChange), snapshot, snapshot);
+}
+
+export interface DashboardSectionsProps {
+  /** Libraries covered; undefined for all. */
+  libraryIds: readonly string[] | undefined;
+  seeAllBase: string;
+  /** Shown above the rows unless a selection is under way (the selection bar takes its place). */
+  toolbar?: (selecting: boolean) => ReactNode;
+}
+
+/**
+ * The dashboard's rows (ui.md §3): keep reading, on deck, recently released, added and read books, recently added
+ * and updated series. Empty rows are left out; with nothing at all, a message says so. Items of one kind at a time
+ * can be selected across rows.
+ */
+export function DashboardSections({ libraryIds, seeAllBase, toolbar }: DashboardSectionsProps) {
+  const { t } = useTranslation();
+  const admin = useIsAdmin();
+  const selection = useSelection(JSON.stringify(libraryIds ?? null));
+  const dialogs = useItemDialogs();
+  const state = useSectionsState(libraryIds);
+  return (
+    <>
+      {toolbar?.(selection.count > 0)}
+      <SelectionBar selection={selection} dialogs={dialogs} />
+      <Box sx={{ px: { xs: 1.5, sm: 2 }, py: 2 }}>
+        {state === 'loading' && [0, 1].map((i) => <ScrollerSkeleton key={i} />)}
+        {state === 'empty' && (
+          <EmptyState
+            icon={<AutoStoriesOutlinedIcon />}
+            title={t('dashboard.empty')}
+            subtitle={t('dashboard.emptyHint')}
+          />
+        )}
+        {/* Mounted even while hidden: their queries stay live, so new books appear as a scan adds them. */}
+        {SECTION_IDS.map((id) => (
+          <Section
+            key={id}
+            def={sectionDef(id)}
+            libraryIds={libraryIds}
+            seeAllBase={seeAllBase}
+            selection={selection}
+            dialogs={dialogs}
+            admin={admin}
+            hidden={state !== 'ready'}
+          />
+        ))}
+      </Box>
+      {dialogs.element}
+    </>
+  );
+}
