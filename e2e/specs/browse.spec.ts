@@ -129,7 +129,9 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await page.waitForURL((u) => u.pathname === `/libraries/${libraryId}/series`);
     await main().getByRole('heading', { level: 1, name: LIBRARY }).waitFor();
     await expect.poll(seriesShown).toEqual(['Cozy Cafe', 'Knight Tales', 'Space Saga']);
-    // Remembered: the library now opens on its series.
+    // Remembered: the library now opens on its series. The tab is stored by an effect after the page paints: wait
+    // for it before leaving the page.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('quire.preferences') ?? '')).toContain('"BROWSE"');
     await page.goto(`${server.url}/libraries/${libraryId}`);
     await page.waitForURL((u) => u.pathname === `/libraries/${libraryId}/series`);
   });
