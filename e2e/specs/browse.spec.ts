@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { writeCbz } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'browser@example.org';
@@ -113,11 +113,7 @@ describe('browse: a library of series, filters held in the URL, search from the 
   });
 
   it('logs in and lands on the dashboard, where the new books show', async () => {
-    await page.goto(server.url);
-    await page.waitForURL(/\/login/);
-    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
-    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page, server.url, EMAIL, PASSWORD);
     await page.waitForURL((u) => u.pathname === '/dashboard');
     const added = main().getByRole('region', { name: 'Recently added books' });
     await expect.poll(() => added.getByRole('link', { name: '2 - Dark Star', exact: true }).count()).toBe(1);

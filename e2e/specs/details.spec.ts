@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'reader@example.org';
@@ -116,12 +116,7 @@ describe('details: mark a series read, a book unread, on deck follows; delete a 
   });
 
   it('logs in', async () => {
-    await page.goto(server.url);
-    await page.waitForURL(/\/login/);
-    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
-    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+    await logIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it('opens a series from its library and marks it read: the series and every book show read', async () => {

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -99,12 +99,7 @@ describe('libraries: add through the folder browser, scan, analysis, pages, acti
   });
 
   it('logs in through the login page and lands on the welcome page', async () => {
-    await page.goto(server.url);
-    await page.waitForURL(/\/login/);
-    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
-    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+    await logIn(page, server.url, EMAIL, PASSWORD);
     await page.getByRole('main').getByRole('button', { name: 'Add library' }).waitFor();
   });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'editor@example.org';
@@ -113,12 +113,7 @@ describe('metadata: edit a book, bulk-edit tags, create and reorder a collection
   });
 
   it('logs in', async () => {
-    await page.goto(server.url);
-    await page.waitForURL(/\/login/);
-    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
-    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+    await logIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it("edits a book's authors and ISBN; a bad ISBN shows the error and nothing is saved", async () => {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
-import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'reader@example.org';
@@ -136,11 +136,7 @@ describe('readers: paged, continuous and EPUB', () => {
 
     browser = await launchBrowser();
     ({ context, page } = await newPage(browser));
-    await page.goto(`${server.url}/login`);
-    await page.getByRole('textbox', { name: 'Email' }).fill(EMAIL);
-    await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+    await logIn(page, server.url, EMAIL, PASSWORD);
   });
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') {

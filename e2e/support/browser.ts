@@ -45,3 +45,13 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name.replace(/[^\w-]+/g, '_')}.png`), fullPage: true }).catch(() => {});
 }
+
+/** Opens `baseUrl` as a visitor, who is sent to the login page, logs in there and waits to leave it. */
+export async function logIn(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(baseUrl);
+  await page.waitForURL(/\/login/);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+}

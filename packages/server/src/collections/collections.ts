@@ -1,5 +1,5 @@
+import { seesEverything } from '../db/queries/conditions.js';
 import {
-  seesEverything,
   type CollectionCounts,
   type CollectionMember,
   type CollectionRepository,

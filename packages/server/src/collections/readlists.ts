@@ -1,4 +1,4 @@
-import { seesEverything } from '../db/repositories/collections.js';
+import { seesEverything } from '../db/queries/conditions.js';
 import type {
   ExportedBook,
   ReadListCounts,

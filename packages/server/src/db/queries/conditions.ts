@@ -28,9 +28,8 @@ import { fold } from '../search/text.js';
 
 export type Sql = RawBuilder<SqlBool>;
 
-/** Who is listing: their id (read progress) and what they may see. */
-export interface ListContext {
-  userId: string;
+/** What a viewer may see, as the SQL of {@link visibility} reads it (labels lower-cased). */
+export interface Visibility {
   /** null: every library. */
   libraryIds: readonly string[] | null;
   ageRestriction: AgeRestriction | null;
@@ -38,14 +37,22 @@ export interface ListContext {
   labelsExclude: readonly string[];
 }
 
-export function listContext(user: ContentViewer & { id: string }): ListContext {
+/** Who is listing: their id (read progress) and what they may see. */
+export interface ListContext extends Visibility {
+  userId: string;
+}
+
+export function visibilityOf(viewer: ContentViewer): Visibility {
   return {
-    userId: user.id,
-    libraryIds: user.roles.has('ADMIN') || user.sharedAllLibraries ? null : [...user.sharedLibraryIds],
-    ageRestriction: user.ageRestriction,
-    labelsAllow: user.labelsAllow.map((l) => l.toLowerCase()),
-    labelsExclude: user.labelsExclude.map((l) => l.toLowerCase()),
+    libraryIds: viewer.roles.has('ADMIN') || viewer.sharedAllLibraries ? null : [...viewer.sharedLibraryIds],
+    ageRestriction: viewer.ageRestriction,
+    labelsAllow: viewer.labelsAllow.map((l) => l.toLowerCase()),
+    labelsExclude: viewer.labelsExclude.map((l) => l.toLowerCase()),
   };
+}
+
+export function listContext(user: ContentViewer & { id: string }): ListContext {
+  return { userId: user.id, ...visibilityOf(user) };
 }
 
 /** Joins a fragment needs beyond the entity's base tables. */
@@ -80,7 +87,7 @@ const not = (x: Sql): Sql => sql<SqlBool>`NOT (${x})`;
  * Libraries the caller may see, then the content restrictions on the series (`seriesId`, `ageRating` are SQL
  * expressions of the query's series): (age allowed OR label allowed) AND NOT age denied AND NOT label denied.
  */
-export function visibility(ctx: ListContext, libraryId: Sql, seriesId: Sql, ageRating: Sql): Sql | null {
+export function visibility(ctx: Visibility, libraryId: Sql, seriesId: Sql, ageRating: Sql): Sql | null {
   const parts: (Sql | null)[] = [];
   if (ctx.libraryIds !== null) {
     parts.push(ctx.libraryIds.length ? sql<SqlBool>`${libraryId} IN (${sql.join(ctx.libraryIds)})` : FALSE);
@@ -99,9 +106,16 @@ export function visibility(ctx: ListContext, libraryId: Sql, seriesId: Sql, ageR
   return and(parts);
 }
 
-export const seriesVisibility = (ctx: ListContext) => visibility(ctx, sql`s.library_id`, sql`s.id`, sql`sm.age_rating`);
-export const bookVisibility = (ctx: ListContext) =>
+export const seriesVisibility = (ctx: Visibility) => visibility(ctx, sql`s.library_id`, sql`s.id`, sql`sm.age_rating`);
+export const bookVisibility = (ctx: Visibility) =>
   visibility(ctx, sql`b.library_id`, sql`b.series_id`, sql`sm.age_rating`);
+
+/** Whether a viewer may see a series aliased `s` (its metadata `sm`), for queries outside the list engine. */
+export const seriesVisibleTo = (viewer: ContentViewer): Sql =>
+  seriesVisibility(visibilityOf(viewer)) ?? sql<SqlBool>`1`;
+
+/** Nothing hides anything from this viewer: every library, no age or label rule. */
+export const seesEverything = (viewer: ContentViewer): boolean => seriesVisibility(visibilityOf(viewer)) === null;
 
 // ---- checking request bodies ----
 

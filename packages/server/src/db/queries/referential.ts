@@ -2,6 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../database.js';
 import type { DB } from '../schema.js';
 import type { ContentViewer } from '../../domain/restrictions.js';
+import { seesEverything, seriesVisibleTo } from './conditions.js';
 
 /**
  * Referential values (api.md §3.6): the distinct authors, genres, tags, publishers… of what a user may see.
@@ -170,12 +171,12 @@ export class ReferentialQueries {
    * restriction, no filter), so callers can skip the join.
    */
   private visibleSeries(viewer: ContentViewer, filter: EntityFilter | null | undefined) {
-    if (!filter && !isRestricted(viewer)) return null;
+    if (!filter && seesEverything(viewer)) return null;
     return this.db
       .selectFrom('series as s')
       .innerJoin('series_metadata as sm', 'sm.series_id', 's.id')
       .select('s.id')
-      .where((eb) => eb.and([...visibility(eb, viewer), ...(filter ? [narrowing(eb, filter)] : [])]));
+      .where((eb) => eb.and([seriesVisibleTo(viewer), ...(filter ? [narrowing(eb, filter)] : [])]));
   }
 }
 
@@ -183,40 +184,6 @@ const canSeeAllLibraries = (v: ContentViewer) => v.roles.has('ADMIN') || v.share
 
 function seesAnyLibrary(v: ContentViewer): boolean {
   return canSeeAllLibraries(v) || v.sharedLibraryIds.length > 0;
-}
-
-function isRestricted(v: ContentViewer): boolean {
-  return !canSeeAllLibraries(v) || v.ageRestriction !== null || v.labelsAllow.length > 0 || v.labelsExclude.length > 0;
-}
-
-/** api.md §2.10 in SQL: `(ageAllowed OR labelAllowed) AND ageNotDenied AND labelNotDenied`, absent parts neutral. */
-function visibility(eb: SeriesScope, v: ContentViewer) {
-  const conditions = [];
-  if (!canSeeAllLibraries(v)) conditions.push(eb('s.library_id', 'in', [...v.sharedLibraryIds]));
-  const hasLabel = (labels: readonly string[]) =>
-    eb.exists(
-      eb
-        .selectFrom('series_metadata_sharing as l')
-        .select('l.series_id')
-        .whereRef('l.series_id', '=', 's.id')
-        .where((e) =>
-          e(
-            e.fn<string>('lower', ['l.label']),
-            'in',
-            labels.map((l) => l.toLowerCase()),
-          ),
-        ),
-    );
-  const allow = [];
-  const age = v.ageRestriction;
-  if (age?.restriction === 'ALLOW_ONLY')
-    allow.push(eb.and([eb('sm.age_rating', 'is not', null), eb('sm.age_rating', '<=', age.age)]));
-  if (v.labelsAllow.length > 0) allow.push(hasLabel(v.labelsAllow));
-  if (allow.length > 0) conditions.push(eb.or(allow));
-  if (age?.restriction === 'EXCLUDE')
-    conditions.push(eb.or([eb('sm.age_rating', 'is', null), eb('sm.age_rating', '<', age.age)]));
-  if (v.labelsExclude.length > 0) conditions.push(eb.not(hasLabel(v.labelsExclude)));
-  return conditions;
 }
 
 function narrowing(eb: SeriesScope, filter: EntityFilter) {

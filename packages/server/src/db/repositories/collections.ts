@@ -1,7 +1,6 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { ContentViewer } from '../../domain/restrictions.js';
 import type { Db } from '../database.js';
-import type { DB } from '../schema.js';
+import { seriesVisibleTo } from '../queries/conditions.js';
 
 /*
  * Collections of series (tables `collection`, `collection_series`, `thumbnail_collection`; engine.md §6.10,
@@ -15,61 +14,6 @@ const chunks = <T>(xs: readonly T[]) => {
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
 };
-
-// ---- content restrictions in SQL ----
-
-type SeriesScope = DB & { s: DB['series']; sm: DB['series_metadata'] };
-
-/** Nothing hides anything from this viewer: every library, no age or label rule. */
-export const seesEverything = (v: ContentViewer) =>
-  (v.roles.has('ADMIN') || v.sharedAllLibraries) &&
-  v.ageRestriction === null &&
-  v.labelsAllow.length === 0 &&
-  v.labelsExclude.length === 0;
-
-/**
- * `restrictions.ts`' accessTo as a SQL condition on a series aliased `s` joined to its metadata as `sm`:
- * library shared, and `(ageAllowed OR labelAllowed) AND ageNotDenied AND labelNotDenied` (engine.md §15.2).
- */
-export function seriesVisibleTo<D, T extends keyof D>(
-  builder: ExpressionBuilder<D, T>,
-  viewer: ContentViewer,
-): Expression<SqlBool> {
-  // The caller's query joins `series as s` and `series_metadata as sm`; its other tables don't matter here.
-  const eb = builder as unknown as ExpressionBuilder<SeriesScope, 's' | 'sm'>;
-  const parts: Expression<SqlBool>[] = [];
-  if (!(viewer.roles.has('ADMIN') || viewer.sharedAllLibraries)) {
-    parts.push(
-      viewer.sharedLibraryIds.length > 0 ? eb('s.library_id', 'in', [...viewer.sharedLibraryIds]) : eb.lit(false),
-    );
-  }
-  const hasLabel = (labels: readonly string[]) =>
-    eb.exists(
-      eb
-        .selectFrom('series_metadata_sharing as l')
-        .select('l.series_id')
-        .whereRef('l.series_id', '=', 's.id')
-        .where((sub) =>
-          sub(
-            sub.fn('lower', ['l.label']),
-            'in',
-            labels.map((l) => l.toLowerCase()),
-          ),
-        ),
-    );
-  const age = viewer.ageRestriction;
-  const allowed: Expression<SqlBool>[] = [];
-  if (age?.restriction === 'ALLOW_ONLY') {
-    allowed.push(eb.and([eb('sm.age_rating', 'is not', null), eb('sm.age_rating', '<=', age.age)]));
-  }
-  if (viewer.labelsAllow.length > 0) allowed.push(hasLabel(viewer.labelsAllow));
-  if (allowed.length > 0) parts.push(eb.or(allowed));
-  if (age?.restriction === 'EXCLUDE') {
-    parts.push(eb.or([eb('sm.age_rating', 'is', null), eb('sm.age_rating', '<', age.age)]));
-  }
-  if (viewer.labelsExclude.length > 0) parts.push(eb.not(hasLabel(viewer.labelsExclude)));
-  return parts.length > 0 ? eb.and(parts) : eb.lit(true);
-}
 
 // ---- uploaded posters (thumbnail_collection, thumbnail_readlist) ----
 
@@ -320,7 +264,7 @@ export class CollectionRepository {
       .innerJoin('series as s', 's.id', 'cs.series_id')
       .innerJoin('series_metadata as sm', 'sm.series_id', 's.id')
       .select((eb) => {
-        const visible = seriesVisibleTo(eb, viewer);
+        const visible = seriesVisibleTo(viewer);
         const inLibraries =
           libraryIds && libraryIds.length > 0
             ? eb.and([visible, eb('s.library_id', 'in', [...libraryIds])])
@@ -369,7 +313,7 @@ export class CollectionRepository {
           'cs.series_id',
           'cs.number',
           'sm.title_sort',
-          eb.case().when(seriesVisibleTo(eb, viewer)).then(1).else(0).end().as('visible'),
+          eb.case().when(seriesVisibleTo(viewer)).then(1).else(0).end().as('visible'),
         ])
         .where('cs.collection_id', 'in', part)
         .orderBy('cs.collection_id')

@@ -1,6 +1,7 @@
 import type { ContentViewer } from '../../domain/restrictions.js';
 import type { Db } from '../database.js';
-import { seriesVisibleTo, takeMembershipRemovals } from './collections.js';
+import { seriesVisibleTo } from '../queries/conditions.js';
+import { takeMembershipRemovals } from './collections.js';
 
 /*
  * Read lists of books (tables `readlist`, `readlist_book`; engine.md §6.10, §12.3, api.md §3.5). Posters are in
@@ -112,7 +113,7 @@ export class ReadListRepository {
       .innerJoin('series as s', 's.id', 'b.series_id')
       .innerJoin('series_metadata as sm', 'sm.series_id', 's.id')
       .select((eb) => {
-        const visible = seriesVisibleTo(eb, viewer);
+        const visible = seriesVisibleTo(viewer);
         const inLibraries =
           libraryIds && libraryIds.length > 0
             ? eb.and([visible, eb('b.library_id', 'in', [...libraryIds])])
@@ -163,7 +164,7 @@ export class ReadListRepository {
           'rb.book_id',
           'rb.number',
           'bm.release_date',
-          eb.case().when(seriesVisibleTo(eb, viewer)).then(1).else(0).end().as('visible'),
+          eb.case().when(seriesVisibleTo(viewer)).then(1).else(0).end().as('visible'),
         ])
         .where('rb.readlist_id', 'in', part)
         .orderBy('rb.readlist_id')

@@ -8,7 +8,7 @@ import { ItemGrid } from './ItemGrid';
 import { SelectionBar } from './SelectionBar';
 import { SeriesCard } from './SeriesCard';
 import { useSelection } from './selection';
-import { buildSeries } from './test-fixtures';
+import { buildSeries } from '../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 

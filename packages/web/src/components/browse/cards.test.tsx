@@ -6,7 +6,7 @@ import { stubFetch } from '../../features/account/fetch-stub';
 import { BookCard } from './BookCard';
 import { CollectionCard, ReadListCard } from './CollectionCard';
 import { SeriesCard } from './SeriesCard';
-import { buildBook, buildCollection, buildReadList, buildSeries } from './test-fixtures';
+import { buildBook, buildCollection, buildReadList, buildSeries } from '../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 

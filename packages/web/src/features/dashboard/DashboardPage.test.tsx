@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { renderScreen } from '../../test/render';
 import { buildLibrary, buildUser } from '../../test/fixtures';
 import { stubFetch } from '../account/fetch-stub';
-import { buildBook, buildSeries, page } from '../../components/browse/test-fixtures';
+import { buildBook, buildSeries, page } from '../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 

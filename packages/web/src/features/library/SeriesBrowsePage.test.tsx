@@ -4,7 +4,7 @@ import { renderScreen } from '../../test/render';
 import { buildLibrary, buildUser } from '../../test/fixtures';
 import { getPreferences, resetPreferences } from '../../app/preferences';
 import { stubFetch, type RecordedRequest } from '../account/fetch-stub';
-import { buildSeries, page } from '../../components/browse/test-fixtures';
+import { buildSeries, page } from '../../test/fixtures';
 import { seriesFilterCondition, letterCondition, tokenCondition } from './series-filters';
 
 beforeEach(() => resetPreferences());

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { renderScreen } from '../../test/render';
 import { buildLibrary, buildUser } from '../../test/fixtures';
 import { stubFetch } from '../account/fetch-stub';
-import { buildBook, buildCollection, buildSeries, page } from '../../components/browse/test-fixtures';
+import { buildBook, buildCollection, buildSeries, page } from '../../test/fixtures';
 import { SearchBox } from './SearchBox';
 
 afterEach(() => vi.unstubAllGlobals());
