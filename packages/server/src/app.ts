@@ -56,7 +56,7 @@ export interface QuireApp {
   close(): Promise<void>;
 }
 
-/** The composition root shared by main.ts and the tests: config → db → services → HTTP. */
+/** The composition root shared by serve.ts and the tests: config → db → services → HTTP. */
 export async function createApp(config: Config, opts: { onShutdown?: () => void } = {}): Promise<QuireApp> {
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(join(config.dataDir, 'thumbnails'), { recursive: true });

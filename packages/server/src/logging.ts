@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
-import pinoRoll from 'pino-roll';
+import { createStream } from 'rotating-file-stream';
 import type { Config } from './config.js';
 
 export interface Logging {
@@ -12,28 +12,30 @@ export interface Logging {
   close(): Promise<void>;
 }
 
-/** `<dataDir>/logs`: the folder holding `quire.N.log`. */
+/** `<dataDir>/logs`: the folder holding `quire.log` and the rolled `quire.<date>.<n>.log`. */
 export const logDirOf = (dataDir: string) => join(dataDir, 'logs');
 
+/** The file being written now; `GET /actuator/logfile` answers it. */
+export const CURRENT_LOG_FILE = 'quire.log';
+
+/** `quire.log` while written; once rolled, `quire.2026-11-22.1.log` (the day it was rolled, then a counter). */
+function logFileName(time: number | Date | null, index?: number): string {
+  if (!(time instanceof Date)) return CURRENT_LOG_FILE;
+  return `quire.${time.toISOString().slice(0, 10)}.${index ?? 1}.log`;
+}
+
 /**
- * Structured logs to stdout and to `<dataDir>/logs/quire.N.log`, rolled daily or at 10 MB, seven kept.
+ * Structured logs to stdout and to `<dataDir>/logs/quire.log`, rolled daily or at 10 MB, seven rolled files kept.
  * Streams run in this thread (no transport workers): less memory for an idle server.
  */
 export async function createLogger(config: Config): Promise<Logging> {
   const dir = logDirOf(config.dataDir);
   mkdirSync(dir, { recursive: true });
-  const file = await pinoRoll({
-    file: join(dir, 'quire'),
-    extension: '.log',
-    frequency: 'daily',
-    size: '10m',
-    limit: { count: 7 },
-    mkdir: true,
-  });
-  // pino-roll answers a SonicBoom: an EventEmitter that emits 'close' once ended and flushed.
-  const sonic = file as typeof file & Pick<NodeJS.EventEmitter, 'once'>;
+  // The roll count is kept in `quire.log.txt` beside the files.
+  const file = createStream(logFileName, { path: dir, size: '10M', interval: '1d', maxFiles: 7 });
+  file.on('error', () => undefined); // a full or read-only disk must not bring the server down; stdout still logs
   let fileOpen = true;
-  // Writing to an ended SonicBoom throws; a line logged while or after closing is only dropped.
+  // Writing to an ended stream throws; a line logged while or after closing is only dropped.
   const fileStream = { write: (line: string) => void (fileOpen && file.write(line)) };
   const streams: pino.StreamEntry[] = [{ level: config.logLevel as pino.Level, stream: fileStream }];
   if (config.logToStdout) streams.push({ level: config.logLevel as pino.Level, stream: process.stdout });
@@ -45,10 +47,9 @@ export async function createLogger(config: Config): Promise<Logging> {
       new Promise<void>((resolve) => {
         if (!fileOpen) return resolve();
         fileOpen = false;
-        const done = () => resolve();
-        sonic.once('close', done);
-        sonic.once('error', done);
-        sonic.end();
+        file.once('finish', () => resolve());
+        file.once('error', () => resolve());
+        file.end();
       }),
   };
 }

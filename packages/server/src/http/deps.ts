@@ -26,7 +26,7 @@ import type { ReadProgressService } from '../reading/read-progress.js';
 import type { ReferentialQueries } from '../db/queries/referential.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
 
-/** What route plugins receive from the composition root (main.ts / app.ts). */
+/** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
   config: Config;
   db: Db;

@@ -3,7 +3,6 @@ import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { configure, Uint8ArrayReader, ZipWriter } from '@zip.js/zip.js';
 import type { BookRepository } from '../db/repositories/books.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { MediaRepository } from '../db/repositories/media.js';
@@ -12,8 +11,7 @@ import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, MediaTypes } from '../media/detect.js';
 import type { BookAnalyzer } from './book-analyzer.js';
 import { fileUrl, updatedTime } from './file-system-scanner.js';
-
-configure({ useWebWorkers: false });
+import { loadZipJs } from './zip-writer.js';
 
 /** Why a conversion or repair did not happen; the task logs it. */
 export class ConversionError extends Error {
@@ -160,6 +158,7 @@ export class BookConverter {
 async function writeCbz(source: string, mediaType: string, entries: readonly string[], target: string) {
   const reader = readerFor(mediaType);
   if (!reader) throw new ConversionError(`No reader for ${mediaType}`);
+  const { Uint8ArrayReader, ZipWriter } = await loadZipJs();
   const out = createWriteStream(target, { flags: 'wx' });
   const closed = new Promise<void>((resolve, reject) => {
     out.on('close', resolve);

@@ -3,9 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { configure, ZipWriter } from '@zip.js/zip.js';
-
-configure({ useWebWorkers: false });
+import { loadZipJs } from './zip-writer.js';
 
 /**
  * Book and series downloads (api.md §1.8): file names, Content-Disposition, and the series ZIP written as a
@@ -46,14 +44,15 @@ export async function openBookFile(url: string): Promise<{ stream: Readable; siz
  */
 export function streamStoredZip(files: readonly { url: string; name?: string }[]): Readable {
   const out = new PassThrough();
-  const writer = new ZipWriter(Writable.toWeb(out) as WritableStream<Uint8Array>, {
-    level: 0,
-    zip64: true,
-    useWebWorkers: false,
-  });
   const names = new Set<string>();
   void (async () => {
     try {
+      const { ZipWriter } = await loadZipJs();
+      const writer = new ZipWriter(Writable.toWeb(out) as WritableStream<Uint8Array>, {
+        level: 0,
+        zip64: true,
+        useWebWorkers: false,
+      });
       for (const f of files) {
         const opened = await openBookFile(f.url);
         if (!opened) continue;

@@ -1,8 +1,25 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { xxh3 } from '@node-rs/xxhash';
-import { createXXHash128 } from 'hash-wasm';
+
+const HASH_CHUNK = 1024 * 1024;
+
+/** A hash-wasm XXH3-128 hasher and the buffer files are read into. */
+interface FileHasher {
+  hasher: Awaited<ReturnType<typeof import('hash-wasm').createXXHash128>>;
+  buffer: Buffer;
+}
+/**
+ * Reused, one per concurrent hash: each hasher is a WebAssembly instance with its own memory, and each read a 1 MiB
+ * chunk, which a scan hashing thousands of files would otherwise leave to the GC by the thousand.
+ */
+const idle: FileHasher[] = [];
+
+async function newFileHasher(): Promise<FileHasher> {
+  // Loaded on first use: its WebAssembly is compiled on load, and only hashing tasks need it.
+  const { createXXHash128 } = await import('hash-wasm');
+  return { hasher: await createXXHash128(0, 0), buffer: Buffer.allocUnsafe(HASH_CHUNK) };
+}
 
 /**
  * File hash (engine.md §5.1): XXH3-128, seed 0, streamed, canonical big-endian digest as 32 lowercase
@@ -10,11 +27,23 @@ import { createXXHash128 } from 'hash-wasm';
  * (@node-rs/xxhash only offers one-shot XXH3-128).
  */
 export async function hashFile(path: string, opts: { signal?: AbortSignal } = {}): Promise<string> {
-  const hasher = await createXXHash128(0, 0);
+  const fileHasher = idle.pop() ?? (await newFileHasher());
+  const { hasher, buffer } = fileHasher;
   hasher.init();
-  const stream = createReadStream(path, { highWaterMark: 1024 * 1024, signal: opts.signal });
-  for await (const chunk of stream as AsyncIterable<Buffer>) hasher.update(chunk);
-  return hasher.digest('hex');
+  const handle = await open(path, 'r');
+  try {
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      const { bytesRead } = await handle.read(buffer, 0, HASH_CHUNK, null);
+      if (bytesRead === 0) break;
+      hasher.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  const digest = hasher.digest('hex');
+  idle.push(fileHasher);
+  return digest;
 }
 
 /** XXH3-128 (seed 0) of a buffer, 32 lowercase hex chars. */

@@ -13,7 +13,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real server, as main.ts builds it, on a free port with a fresh data dir. */
+/** The real server, as serve.ts builds it, on a free port with a fresh data dir. */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.QUIRE_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'quire-test-')));
   const config = loadConfig({

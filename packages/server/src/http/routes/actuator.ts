@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { readdir, stat, statfs } from 'node:fs/promises';
+import { stat, statfs } from 'node:fs/promises';
 import { arch, release, type } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isAdmin } from '../../domain/user.js';
-import { logDirOf } from '../../logging.js';
+import { CURRENT_LOG_FILE, logDirOf } from '../../logging.js';
 import { sendError } from '../plugins/errors.js';
 import type { AppDeps } from '../deps.js';
 
@@ -99,20 +99,13 @@ async function diskHealth(path: string): Promise<Component> {
   }
 }
 
-/** The log file pino-roll writes to now: the most recently modified `quire.N.log`. */
+/** The log file being written now, or null before the first line reached it. */
 async function currentLogFile(dir: string): Promise<string | null> {
-  let names: string[];
+  const file = join(dir, CURRENT_LOG_FILE);
   try {
-    names = (await readdir(dir)).filter((n) => /^quire\.\d+\.log$/.test(n));
+    await stat(file);
+    return file;
   } catch {
     return null;
   }
-  let best: { file: string; mtime: number; n: number } | null = null;
-  for (const name of names) {
-    const file = join(dir, name);
-    const { mtimeMs } = await stat(file);
-    const n = Number(name.split('.')[1]);
-    if (!best || mtimeMs > best.mtime || (mtimeMs === best.mtime && n > best.n)) best = { file, mtime: mtimeMs, n };
-  }
-  return best?.file ?? null;
 }

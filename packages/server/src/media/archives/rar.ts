@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { createExtractorFromFile, UnrarError, type Extractor, type FileHeader } from 'node-unrar-js';
+import type { Extractor, FileHeader } from 'node-unrar-js';
 import { MediaTypes } from '../detect.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isJunk, normalizeEntryName, sortEntries } from '../pages.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
@@ -38,11 +38,15 @@ interface Capture {
   sinkFor(header: FileHeader): HeadCollector;
 }
 
+/** node-unrar-js, loaded with the first RAR: its glue and WebAssembly are of no use to a library without one. */
+let unrar: typeof import('node-unrar-js') | undefined;
+
 async function openExtractor(
   file: string,
   capture: Capture | null,
 ): Promise<{ ex: Extractor; setCurrent: (h: FileHeader) => void }> {
-  const ex = await createExtractorFromFile({ filepath: resolve(file), targetPath: '/nonexistent-quire-target' });
+  unrar ??= await import('node-unrar-js');
+  const ex = await unrar.createExtractorFromFile({ filepath: resolve(file), targetPath: '/nonexistent-quire-target' });
   const internals = ex as unknown as ExtractorInternals;
   let current: FileHeader | null = null;
   const sinks = new Map<number, HeadCollector>();
@@ -98,7 +102,7 @@ function ensureClosed(ex: Extractor): void {
 
 function toMediaError(e: unknown, file: string): MediaError {
   if (e instanceof MediaError) return e;
-  if (e instanceof UnrarError) {
+  if (unrar && e instanceof unrar.UnrarError) {
     switch (e.reason) {
       case 'ERAR_MISSING_PASSWORD':
       case 'ERAR_BAD_PASSWORD':

@@ -2,10 +2,11 @@ import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { MediaTypes } from '../detect.js';
 import { HEAD_BYTES, describeEntry, isDirectoryName, isJunk, normalizeEntryName, sortEntries } from '../pages.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
+import { startWorker } from '../workers.js';
 import type { SevenZipRequest, SevenZipResponse } from './sevenzip-worker.js';
 
 /**
@@ -24,18 +25,6 @@ type Pending = {
   onChunk?: (data: Uint8Array) => void;
 };
 
-/**
- * The worker script. From dist it is `sevenzip-worker.js`; from source (vitest, tsx) it is the `.ts` file,
- * started through a one-line bootstrap that registers tsx's loader inside the worker first (Node 20 does
- * not carry the parent's loaders into workers).
- */
-function createWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./sevenzip-worker.js', import.meta.url));
-  const target = new URL('./sevenzip-worker.ts', import.meta.url).href;
-  const bootstrap = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(target)}); });`;
-  return new Worker(bootstrap, { eval: true });
-}
-
 class SevenZipWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
@@ -45,7 +34,7 @@ class SevenZipWorker {
   retiring = false;
 
   constructor() {
-    this.worker = createWorker();
+    this.worker = startWorker(new URL('./sevenzip-worker.js', import.meta.url));
     this.worker.unref();
     this.worker.on('message', (msg: SevenZipResponse) => {
       const p = this.pending.get(msg.id);

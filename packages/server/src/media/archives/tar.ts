@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import tar from 'tar-stream';
+import type tar from 'tar-stream';
 import { MediaTypes, detectBuffer } from '../detect.js';
 import {
   HEAD_BYTES,
@@ -72,7 +72,8 @@ async function walk(file: string, visit: Visit): Promise<void> {
   } catch (e) {
     throw toMediaError(e);
   }
-  const extract = tar.extract();
+  const { extract: newExtract } = (await import('tar-stream')).default; // loaded on first use: TAR is rare
+  const extract = newExtract();
   const stop = () => {
     source.unpipe(extract);
     source.destroy();

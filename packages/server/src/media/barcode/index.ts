@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../workers.js';
 import type { BarcodeRequest, BarcodeResponse } from './protocol.js';
 
 /** A page that takes longer than this is given up (and the worker replaced): a stuck decode must not hang a task. */
@@ -13,15 +12,6 @@ const IDLE_MS = 20_000;
  * heap, where images are decoded, is outside these limits).
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48 };
-
-function newWorker(): Worker {
-  const js = new URL('./worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return new Worker(js, { resourceLimits: RESOURCE_LIMITS });
-  // Running from TypeScript sources (tests, `tsx watch`): register tsx inside the worker, then load the .ts entry.
-  const ts = new URL('./worker.ts', import.meta.url).href;
-  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ts)}); })`;
-  return new Worker(boot, { eval: true, resourceLimits: RESOURCE_LIMITS });
-}
 
 interface Pending {
   resolve: (codes: string[]) => void;
@@ -48,7 +38,7 @@ function stop(reason: Error) {
 }
 
 function spawn(): Worker {
-  const w = newWorker();
+  const w = startWorker(new URL('./worker.js', import.meta.url), { resourceLimits: RESOURCE_LIMITS });
   w.unref();
   w.on('message', (res: BarcodeResponse) => {
     const p = pending.get(res.id);

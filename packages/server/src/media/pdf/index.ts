@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { MediaError } from '../types.js';
+import { startWorker } from '../workers.js';
 import type { PdfFailureKind, PdfRequest, PdfResponse } from './protocol.js';
 
 export type { PdfFailureKind, PdfPageSize } from './protocol.js';
@@ -75,15 +74,6 @@ interface Slot {
   busy: number;
   idleTimer: NodeJS.Timeout | null;
   pending: Map<number, Pending>;
-}
-
-function newWorker(): Worker {
-  const js = new URL('./worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return new Worker(js);
-  // running from TypeScript sources (tests, `tsx watch`): register tsx inside the worker, then load the .ts entry
-  const ts = new URL('./worker.ts', import.meta.url).href;
-  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ts)}); })`;
-  return new Worker(boot, { eval: true });
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -168,7 +158,7 @@ export class PdfService {
   }
 
   private spawn(slot: Slot): Worker {
-    const worker = newWorker();
+    const worker = startWorker(new URL('./worker.js', import.meta.url));
     worker.unref();
     worker.on('message', (res: PdfResponse) => {
       const p = slot.pending.get(res.id);
