@@ -25,9 +25,24 @@ export interface ListedPage {
   fileSize: number | null;
 }
 
-const FONT_EXTENSIONS = /\.(otf|woff2?|eot|ttf|svg)$/i;
-/** Fonts of an EPUB are served without authentication (api.md §3.3). */
-export const isFontResource = (path: string) => FONT_EXTENSIONS.test(path);
+const FONT_MEDIA_TYPES = new Map([
+  ['otf', 'font/otf'],
+  ['ttf', 'font/ttf'],
+  ['woff', 'font/woff'],
+  ['woff2', 'font/woff2'],
+  ['eot', 'application/vnd.ms-fontobject'],
+]);
+
+/**
+ * The media type of an EPUB resource that is a font file by its name, else null. Fonts are served without
+ * authentication (a reader's CSS loads them without credentials, api.md §3.3), always with this font type
+ * whatever the book declares, so that nothing public is ever a document. Komga also counts `.svg` as a font;
+ * an SVG is a document that can hold scripts, so here it is an ordinary resource.
+ */
+export function fontMediaType(path: string): string | null {
+  const extension = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
+  return (extension && FONT_MEDIA_TYPES.get(extension)) || null;
+}
 
 export const notReady = () => notFound('Book analysis failed');
 const noSuchPage = () => badRequest('Page number does not exist');

@@ -25,7 +25,7 @@ import { accessTo, type RestrictedContent } from '../../domain/restrictions.js';
 import { isAdmin, type CurrentUser } from '../../domain/user.js';
 import { mediaProfileOf } from '../../library/book-analyzer.js';
 import { contentDisposition, openBookFile } from '../../library/book-files.js';
-import { isFontResource, notReady } from '../../library/book-pages.js';
+import { fontMediaType, notReady } from '../../library/book-pages.js';
 import { MEDIATYPE_DIVINA_JSON, MEDIATYPE_WEBPUB_JSON } from '../../media/epub/index.js';
 import { PRIORITY } from '../../tasks/definitions.js';
 import type { AppDeps } from '../deps.js';
@@ -384,13 +384,14 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     },
   );
 
-  // Fonts are public (a reader's CSS loads them without credentials); everything else needs a caller.
+  // Font files are public (a reader's CSS loads them without credentials); everything else needs a caller who
+  // may see the book.
   app.get(
     '/api/v1/books/:bookId/resource/*',
     { schema: { params: BookResourceParams, response: binary } },
     async (req, reply) => {
       const path = req.params['*'];
-      const font = isFontResource(path);
+      const font = fontMediaType(path);
       if (!font) {
         await app.authenticate.call(app, req, reply, () => undefined);
         if (reply.sent) return reply;
@@ -400,7 +401,7 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
       if (!book) throw notFound();
       const content = await books.pages.resource(book, path);
       const name = path.split('/').at(-1) ?? path;
-      return sendContent(reply, content.bytes, content.mediaType, name);
+      return sendContent(reply, content.bytes, font ?? content.mediaType, name);
     },
   );
 
