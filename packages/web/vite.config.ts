@@ -5,6 +5,9 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   base: './',
   plugins: [react()],
+  // The server puts a fresh nonce in place of this on every page it serves (NONCE_PLACEHOLDER in
+  // packages/server/src/http/routes/web.ts): its Content-Security-Policy runs no script without it.
+  html: { cspNonce: 'QUIRE_CSP_NONCE' },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 900 },
   server: {
     proxy: {

@@ -14,7 +14,7 @@ import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
 import { createScheduler } from './tasks/scheduler.js';
 import { ClientSettingsRepository } from './db/repositories/client-settings.js';
-import { registerErrorHandling } from './http/plugins/errors.js';
+import { answerFrameworkError, registerErrorHandling } from './http/plugins/errors.js';
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
 import { PdfService } from './media/pdf/index.js';
@@ -188,6 +188,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     // Close keep-alive and in-flight connections on shutdown instead of waiting for slow clients.
     forceCloseConnections: true,
     bodyLimit: 10 * 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
     // Serve everything under the context path by stripping it before routing (api.md §1.1).
     rewriteUrl: (req) => {
       const url = req.url ?? '/';

@@ -7,8 +7,8 @@ import { makeLibrary, makeSeriesWithBooks } from '../support/factories.js';
 import { HOSTILE_FONT, HOSTILE_SVG, hostileEpub } from '../support/hostile-epub.js';
 
 /**
- * What a book's author puts in an EPUB reaches browsers through `/books/{id}/resource/**`: only to those allowed
- * to see the book (fonts excepted).
+ * What a book's author puts in an EPUB reaches browsers through `/books/{id}/resource/**`: served so that nothing
+ * in it runs on the server's origin, and only to those allowed to see the book (fonts excepted).
  */
 let s: TestServer;
 let dir: string;
@@ -50,8 +50,36 @@ afterAll(async () => {
 const resource = (path: string, authorization?: string) =>
   s.fetch(`/api/v1/books/${bookId}/resource/${path}`, { headers: authorization ? { authorization } : {} });
 
+/** The directives of a Content-Security-Policy header, by name. */
+function directives(policy: string | null): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const part of (policy ?? '').split(';')) {
+    const [name, ...values] = part.trim().split(/\s+/);
+    if (name) map.set(name.toLowerCase(), values);
+  }
+  return map;
+}
+
+/** The reference's policy (api.md §2.8) and a sandbox: nothing in the answer runs, on any origin. */
+function expectInert(res: Response) {
+  const csp = directives(res.headers.get('content-security-policy'));
+  expect(csp.get('script-src')).toEqual(["'none'"]);
+  expect(csp.get('object-src')).toEqual(["'none'"]);
+  // A sandbox without tokens: no script, no form, no plugin, and an opaque origin.
+  expect(csp.get('sandbox')).toEqual([]);
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+}
+
 describe('EPUB resources', () => {
-  it('serve an SVG only to those who may see the book', async () => {
+  it("serve the book's documents with a policy that runs none of their scripts", async () => {
+    const res = await resource('OEBPS/chapter1.xhtml', reader);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/xhtml\+xml/);
+    expect(await res.text()).toContain('<script');
+    expectInert(res);
+  });
+
+  it('serve an SVG only to those who may see the book, inert', async () => {
     const anonymous = await resource('OEBPS/images/evil.svg');
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).not.toContain('<svg');
@@ -64,6 +92,7 @@ describe('EPUB resources', () => {
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(await allowed.text()).toBe(HOSTILE_SVG);
+    expectInert(allowed);
   });
 
   it("keep fonts public (a reader's CSS loads them without credentials), always as fonts", async () => {
@@ -73,6 +102,7 @@ describe('EPUB resources', () => {
       // The book declares application/font-woff; a public answer is only ever a font.
       expect(res.headers.get('content-type')).toBe('font/woff');
       expect(Buffer.from(await res.arrayBuffer())).toEqual(HOSTILE_FONT);
+      expectInert(res);
     }
   });
 

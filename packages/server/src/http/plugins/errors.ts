@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QuireError } from '../../domain/errors.js';
+import { setSecurityHeaders } from './security-headers.js';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -10,6 +11,7 @@ const REASONS: Record<number, string> = {
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
@@ -32,6 +34,15 @@ export function sendError(reply: FastifyReply, req: FastifyRequest, status: numb
     .code(status)
     .type('application/json')
     .send(errorBody(status, message, req.url));
+}
+
+/**
+ * Fastify's `frameworkErrors`: a request it refuses before routing (an undecodable address, a parameter too
+ * long) gets the same headers and body as every other failure, instead of Fastify's own bare answer.
+ */
+export function answerFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  setSecurityHeaders(reply);
+  return sendError(reply, req, err.statusCode ?? 400, err.message);
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

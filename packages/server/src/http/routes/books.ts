@@ -29,6 +29,7 @@ import { fontMediaType, notReady } from '../../library/book-pages.js';
 import { MEDIATYPE_DIVINA_JSON, MEDIATYPE_WEBPUB_JSON } from '../../media/epub/index.js';
 import { PRIORITY } from '../../tasks/definitions.js';
 import type { AppDeps } from '../deps.js';
+import { PUBLICATION_RESOURCE_POLICY } from '../plugins/security-headers.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
 import { toPage } from '../mappers/users.js';
 import { arrayParams, bookFilterCondition, bookPage, pageRequest } from '../listing.js';
@@ -385,11 +386,12 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
   );
 
   // Font files are public (a reader's CSS loads them without credentials); everything else needs a caller who
-  // may see the book.
+  // may see the book. Whatever the book holds is inert if opened on its own (PUBLICATION_RESOURCE_POLICY).
   app.get(
     '/api/v1/books/:bookId/resource/*',
     { schema: { params: BookResourceParams, response: binary } },
     async (req, reply) => {
+      reply.header('Content-Security-Policy', PUBLICATION_RESOURCE_POLICY);
       const path = req.params['*'];
       const font = fontMediaType(path);
       if (!font) {

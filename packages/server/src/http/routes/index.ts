@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
 import { cacheControlPlugin } from '../plugins/cache.js';
 import { etagPlugin } from '../plugins/etag.js';
+import { securityHeadersPlugin } from '../plugins/security-headers.js';
 import { claimRoutes } from './claim.js';
 import { userRoutes } from './users.js';
 import { settingsRoutes } from './settings.js';
@@ -32,7 +33,8 @@ export interface RouteOptions {
 
 /** Every route plugin, in one list. Each receives the dependencies it needs from `deps`. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: RouteOptions): Promise<void> {
-  // First, so that their onSend hooks cover every route (api.md §1.7).
+  // First, so that their hooks cover every route (api.md §1.7).
+  await app.register(securityHeadersPlugin);
   await app.register(cacheControlPlugin);
   await app.register(etagPlugin);
   await app.register(authPlugin, deps);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../plugins/errors.js';
+import { setWebClientPolicy } from '../plugins/security-headers.js';
 import type { AppDeps } from '../deps.js';
 
 /** Paths that are never the web client: unknown ones answer a JSON 404 (api.md §10). */
@@ -11,6 +12,8 @@ const SERVER_PATHS = /^\/(api|opds|sse|actuator|kobo|koreader)(\/|$|\?)/i;
 /** app.ts rewrites every request outside the context path to this. */
 const OUTSIDE_CONTEXT_PATH = '/__outside_context_path__';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** What the build writes where each page's script nonce goes (`html.cspNonce` in packages/web/vite.config.ts). */
+export const NONCE_PLACEHOLDER = 'QUIRE_CSP_NONCE';
 
 /**
  * The built web client (packages/web/dist) and the not-found handling of the whole server:
@@ -18,7 +21,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * - requests outside the context path → 404;
  * - files of the build → served, `/assets/**` (hashed names) cached for a year;
  * - any other GET → `index.html` (history-mode routes), with `<base href="{contextPath}/">` injected at
- *   serve time: the client finds the API from it, and the build's relative asset URLs resolve against it.
+ *   serve time: the client finds the API from it, and the build's relative asset URLs resolve against it;
+ *   and a fresh script nonce, the only way a script runs on the page (plugins/security-headers.ts).
  */
 export const webRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> = async (app, deps) => {
   const { webDir } = deps.config;
@@ -73,11 +77,13 @@ export const webRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> = 
   async function sendIndex(_req: FastifyRequest, reply: FastifyReply) {
     // Read per request (a few KB): a rebuilt client is picked up without restarting the server.
     const html = await readFile(indexFile, 'utf8');
+    const nonce = setWebClientPolicy(reply);
+    // The page has no validator: a browser never revalidates it into an old nonce under a new policy.
     return reply
       .code(200)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(injectBase(html, deps.contextPath));
+      .send(injectBase(html, deps.contextPath).replaceAll(NONCE_PLACEHOLDER, nonce));
   }
 };
 

@@ -290,6 +290,9 @@ function EpubSession(props: EpubSessionProps) {
     };
     const preferences = navigatorPreferences(settingsRef.current, fixedLayout);
     applied.current = JSON.stringify(preferences);
+    // The navigator shows each chapter as a same-origin blob: document, which inherits this page's
+    // Content-Security-Policy: none of the book's own scripts runs there (docs/architecture.md, "Security
+    // headers, and what a book may do").
     const navigator = new EpubNavigator(el, pub, listeners, positions, lastPosition.current, {
       preferences,
       defaults: {},
