@@ -184,7 +184,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
-    trustProxy: true,
+    // X-Forwarded-For/-Host/-Proto only from the configured proxies (QUIRE_TRUSTED_PROXIES): anyone else could
+    // pick the address login throttling counts and activity records.
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     // Close keep-alive and in-flight connections on shutdown instead of waiting for slow clients.
     forceCloseConnections: true,
     bodyLimit: 10 * 1024 * 1024,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,11 @@ export interface Config {
   logToStdout: boolean;
   /** Where the first scan looks for fixtures etc.; allowed roots for user-supplied paths come from libraries. */
   version: string;
+  /**
+   * Peers whose `X-Forwarded-*` headers are believed (IPs, CIDRs, or proxy-addr's `loopback`, `linklocal`,
+   * `uniquelocal`); empty: nobody's. Fastify's `trustProxy` takes the list as it is.
+   */
+  trustedProxies: string[];
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -33,7 +39,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDir: resolve(env.QUIRE_WEB_DIR ?? join(here, '../../web/dist')),
     logToStdout: (env.QUIRE_LOG_STDOUT ?? 'true') !== 'false',
     version: env.npm_package_version ?? '0.1.0',
+    trustedProxies: parseTrustedProxies(env.QUIRE_TRUSTED_PROXIES ?? 'loopback'),
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `a, b/24, loopback`; `none` or empty for nobody. Anything else is a start-up error, not a silent default. */
+export function parseTrustedProxies(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.length === 1 && entries[0]!.toLowerCase() === 'none') return [];
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', range, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const validRange =
+      range === undefined ||
+      (/^\d+$/.test(range) && Number(range) <= (family === 6 ? 128 : 32)) ||
+      (family === 4 && isIP(range) === 4);
+    if (!family || !validRange || rest.length > 0)
+      throw new Error(
+        `QUIRE_TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal`,
+      );
+  }
+  return entries;
 }
 
 /** '' or '/quire': leading slash, no trailing slash. */
