@@ -22,6 +22,10 @@ export interface Config {
    * `uniquelocal`); empty: nobody's. Fastify's `trustProxy` takes the list as it is.
    */
   trustedProxies: string[];
+  /** A session ends this long after it was opened, however busy (QUIRE_SESSION_LIFETIME_DAYS). */
+  sessionLifetimeMs: number;
+  /** New passwords (claim, user creation, password change) are at least this many characters long. */
+  passwordMinLength: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,6 +44,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logToStdout: (env.QUIRE_LOG_STDOUT ?? 'true') !== 'false',
     version: env.npm_package_version ?? '0.1.0',
     trustedProxies: parseTrustedProxies(env.QUIRE_TRUSTED_PROXIES ?? 'loopback'),
+    sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
+    passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
   };
 }
 
@@ -66,6 +72,18 @@ export function parseTrustedProxies(value: string): string[] {
       );
   }
   return entries;
+}
+
+function positiveNumber(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const value = env[name] === undefined || env[name] === '' ? fallback : Number(env[name]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${env[name]}`);
+  return value;
+}
+
+function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const value = positiveNumber(env, name, fallback);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got ${env[name]}`);
+  return value;
 }
 
 /** '' or '/quire': leading slash, no trailing slash. */

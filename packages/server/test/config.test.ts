@@ -22,3 +22,23 @@ describe('QUIRE_TRUSTED_PROXIES', () => {
     expect(() => loadConfig({ QUIRE_TRUSTED_PROXIES: value })).toThrow(/QUIRE_TRUSTED_PROXIES/);
   });
 });
+
+describe('session lifetime and password length', () => {
+  it('default to 30 days and 8 characters', () => {
+    expect(loadConfig({})).toMatchObject({ sessionLifetimeMs: 30 * 24 * 3600_000, passwordMinLength: 8 });
+  });
+
+  it('read QUIRE_SESSION_LIFETIME_DAYS (fractions allowed) and QUIRE_PASSWORD_MIN_LENGTH', () => {
+    const config = loadConfig({ QUIRE_SESSION_LIFETIME_DAYS: '0.5', QUIRE_PASSWORD_MIN_LENGTH: '12' });
+    expect(config).toMatchObject({ sessionLifetimeMs: 12 * 3600_000, passwordMinLength: 12 });
+  });
+
+  it.each([
+    ['QUIRE_SESSION_LIFETIME_DAYS', '0'],
+    ['QUIRE_SESSION_LIFETIME_DAYS', 'forever'],
+    ['QUIRE_PASSWORD_MIN_LENGTH', '7.5'],
+    ['QUIRE_PASSWORD_MIN_LENGTH', '-1'],
+  ])('refuses %s=%s at start-up', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});

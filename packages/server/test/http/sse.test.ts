@@ -111,7 +111,13 @@ describe('GET /sse/v1/events', () => {
     const asUser = await open(s, user.authorization);
     const asAdmin = await open(s, admin.authorization);
 
-    emit(s, { type: 'SessionExpired', data: { userId: user.id } });
+    // An admin changes the user's roles: his sessions end, and his stream with them.
+    const patch = await s.fetch(`/api/v2/users/${user.id}`, {
+      method: 'PATCH',
+      headers: { authorization: admin.authorization },
+      json: { roles: ['PAGE_STREAMING'] },
+    });
+    expect(patch.status).toBe(204);
     await asUser.ended();
     expect(asUser.text).toBe(`event:SessionExpired\ndata:{"userId":"${user.id}"}\n\n`);
 
@@ -119,6 +125,42 @@ describe('GET /sse/v1/events', () => {
     const adminText = await asAdmin.until((t) => t.includes('LibraryDeleted'));
     expect(adminText).not.toContain('SessionExpired');
     expect(asAdmin.done).toBe(false);
+  });
+
+  it('ends the streams of the sessions a password change ends, and keeps the one it was made from', async () => {
+    const { s } = await setup();
+    const session = async () => {
+      const login = await s.fetch('/api/v2/users/me', {
+        headers: {
+          authorization: basic('reader@example.org', 'user-secret'),
+          'user-agent': `browser ${Math.random()}`,
+        },
+      });
+      return login.headers.getSetCookie()[0]!.split(';')[0]!;
+    };
+    const here = await session();
+    const there = await session();
+    const openWithCookie = async (cookie: string) => {
+      const res = await s.fetch('/sse/v1/events', { headers: { cookie } });
+      const reader = res.body!.getReader();
+      streams.push(reader);
+      return reader;
+    };
+    const hereStream = await openWithCookie(here);
+    const thereStream = await openWithCookie(there);
+    const change = await s.fetch('/api/v2/users/me/password', {
+      method: 'PATCH',
+      headers: { cookie: here, 'x-requested-with': 'XMLHttpRequest' },
+      json: { password: 'user-secret-2', currentPassword: 'user-secret' },
+    });
+    expect(change.status).toBe(204);
+    let text = '';
+    for (let chunk = await thereStream.read(); !chunk.done; chunk = await thereStream.read())
+      text += new TextDecoder().decode(chunk.value);
+    expect(text).toContain('event:SessionExpired');
+    emit(s, { type: 'LibraryAdded', data: { libraryId: 'still-here' } });
+    const next = new TextDecoder().decode((await hereStream.read()).value);
+    expect(next).toBe('event:LibraryAdded\ndata:{"libraryId":"still-here"}\n\n');
   });
 
   it('completes every stream when the server closes', async () => {

@@ -22,6 +22,7 @@ export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, d
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
   const lifetimeMs = deps.lifetimeMs ?? STREAM_LIFETIME_MS;
   const open = new Set<() => void>();
+  const stillOpen = async (sessionId: string) => (await deps.accounts.authenticator.session(sessionId)) !== undefined;
 
   // preClose runs before the HTTP server stops accepting and waits for connections to end.
   app.addHook('preClose', async () => {
@@ -54,11 +55,19 @@ export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, d
     };
     open.add(end);
 
-    const unsubscribe = deps.events.subscribe((event) => {
+    /** One event, once the ones before it are out: deciding may need the database, the order must hold. */
+    const deliver = async (event: QuireEvent) => {
       if (ended || !isFor(event, user)) return;
+      // A password change ends the user's other sessions and keeps the one it was made from.
+      if (event.type === 'SessionExpired' && user.sessionId && (await stillOpen(user.sessionId))) return;
+      if (ended) return;
       write(res, `event:${event.type}\ndata:${JSON.stringify(event.data)}\n\n`);
       // The client logs out on SessionExpired; this stream's credentials are gone, so it ends here.
       if (event.type === 'SessionExpired') end();
+    };
+    let queue = Promise.resolve();
+    const unsubscribe = deps.events.subscribe((event) => {
+      queue = queue.then(() => deliver(event)).catch((err: unknown) => req.log.warn({ err }, 'live event not sent'));
     });
     const heartbeat = setInterval(() => write(res, ':heartbeat\n\n'), heartbeatMs);
     const lifetime = setTimeout(end, lifetimeMs);
