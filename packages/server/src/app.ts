@@ -39,6 +39,7 @@ import { createCollections } from './collections/index.js';
 import { ReadProgressRepository } from './db/repositories/read-progress.js';
 import { ThumbnailRepository } from './db/repositories/thumbnails.js';
 import { ReferentialQueries } from './db/queries/referential.js';
+import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
@@ -219,6 +220,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     collections,
     reading,
     referential: new ReferentialQueries(db),
+    visibility: new VisibilityQueries(db),
     metadata,
     taskPool,
     logger,

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
-import { EVENT_AUDIENCE, type QuireEvent } from '@quire/api';
-import { isAdmin, type CurrentUser } from '../../domain/user.js';
+import type { QuireEvent } from '@quire/api';
+import { eventFor, type VisibleContent } from '../../events/audience.js';
 import type { AppDeps } from '../deps.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -15,8 +15,8 @@ export interface SseTimings {
 }
 
 /**
- * `GET /sse/v1/events` (api.md §6): one text/event-stream per client, fed from the event bus and
- * filtered by each event's audience. Every stream is completed when the server closes.
+ * `GET /sse/v1/events` (api.md §6): one text/event-stream per client, fed from the event bus and narrowed
+ * to what its user may see (events/audience.ts). Every stream is completed when the server closes.
  */
 export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, deps) => {
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
@@ -55,15 +55,23 @@ export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, d
     };
     open.add(end);
 
+    const content: VisibleContent = {
+      series: (ids) => deps.visibility.series(user, ids),
+      books: (ids) => deps.visibility.books(user, ids),
+      collection: (id) => deps.visibility.collection(user, id),
+      readList: (id) => deps.visibility.readList(user, id),
+    };
     /** One event, once the ones before it are out: deciding may need the database, the order must hold. */
     const deliver = async (event: QuireEvent) => {
-      if (ended || !isFor(event, user)) return;
-      // A password change ends the user's other sessions and keeps the one it was made from.
-      if (event.type === 'SessionExpired' && user.sessionId && (await stillOpen(user.sessionId))) return;
       if (ended) return;
-      write(res, `event:${event.type}\ndata:${JSON.stringify(event.data)}\n\n`);
+      const narrowed = await eventFor(event, user, content);
+      if (!narrowed) return;
+      // A password change ends the user's other sessions and keeps the one it was made from.
+      if (narrowed.type === 'SessionExpired' && user.sessionId && (await stillOpen(user.sessionId))) return;
+      if (ended) return;
+      write(res, `event:${narrowed.type}\ndata:${JSON.stringify(narrowed.data)}\n\n`);
       // The client logs out on SessionExpired; this stream's credentials are gone, so it ends here.
-      if (event.type === 'SessionExpired') end();
+      if (narrowed.type === 'SessionExpired') end();
     };
     let queue = Promise.resolve();
     const unsubscribe = deps.events.subscribe((event) => {
@@ -77,17 +85,6 @@ export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, d
     res.on('error', end);
   });
 };
-
-function isFor(event: QuireEvent, user: CurrentUser): boolean {
-  switch (EVENT_AUDIENCE[event.type]) {
-    case 'all':
-      return true;
-    case 'admin':
-      return isAdmin(user);
-    case 'self':
-      return 'userId' in event.data && event.data.userId === user.id;
-  }
-}
 
 function write(res: ServerResponse, chunk: string) {
   if (!res.writableEnded && !res.destroyed) res.write(chunk);
