@@ -77,17 +77,24 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
     expect(await page.getByRole('listitem', { name: 'admin@example.org' }).count()).toBe(0);
   });
 
-  it('changes its own password from the account page', async () => {
+  it('changes its own password from the account page, with the current one, and stays signed in', async () => {
     await page.goto(`${server.url}/account`);
     await page.getByRole('button', { name: 'Change password' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change password' });
+    await dialog.getByRole('textbox', { name: 'Current password' }).fill('not-my-password');
     await dialog.getByRole('textbox', { name: 'New password', exact: true }).fill('new-reader-secret');
     await dialog.getByRole('textbox', { name: 'Repeat new password' }).fill('something-else');
     await dialog.getByRole('button', { name: 'Save password' }).click();
     await expect.poll(() => dialog.getByText('Passwords must match').count()).toBe(1);
     await dialog.getByRole('textbox', { name: 'Repeat new password' }).fill('new-reader-secret');
     await dialog.getByRole('button', { name: 'Save password' }).click();
+    await expect.poll(() => dialog.getByText('This is not your current password.').count()).toBe(1);
+    await dialog.getByRole('textbox', { name: 'Current password' }).fill('reader-secret');
+    await dialog.getByRole('button', { name: 'Save password' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
+    await page.reload();
+    await expect.poll(() => page.getByText('reader@example.org').count()).toBeGreaterThan(0);
+    expect(new URL(page.url()).pathname).toBe('/account');
     const withNew = await fetch(`${server.url}/api/v2/users/me`, {
       headers: {
         Authorization: basic('reader@example.org', 'new-reader-secret'),

@@ -76,8 +76,13 @@ export const UserUpdateDto = Type.Object({
 });
 export type UserUpdateDto = Static<typeof UserUpdateDto>;
 
+/**
+ * Komga's body, plus `currentPassword` (a Quire addition): required when users change their own password,
+ * unless the request itself authenticated with it (HTTP Basic).
+ */
 export const PasswordUpdateDto = Type.Object({
   password: Type.String({ minLength: 1 }),
+  currentPassword: Type.Optional(Type.String()),
 });
 export type PasswordUpdateDto = Static<typeof PasswordUpdateDto>;
 

@@ -39,6 +39,7 @@ import { createCollections } from './collections/index.js';
 import { ReadProgressRepository } from './db/repositories/read-progress.js';
 import { ThumbnailRepository } from './db/repositories/thumbnails.js';
 import { ReferentialQueries } from './db/queries/referential.js';
+import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
@@ -184,7 +185,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
-    trustProxy: true,
+    // X-Forwarded-For/-Host/-Proto only from the configured proxies (QUIRE_TRUSTED_PROXIES): anyone else could
+    // pick the address login throttling counts and activity records.
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     // Close keep-alive and in-flight connections on shutdown instead of waiting for slow clients.
     forceCloseConnections: true,
     bodyLimit: 10 * 1024 * 1024,
@@ -218,6 +221,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     collections,
     reading,
     referential: new ReferentialQueries(db),
+    visibility: new VisibilityQueries(db),
     metadata,
     taskPool,
     logger,

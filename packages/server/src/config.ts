@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,15 @@ export interface Config {
   logToStdout: boolean;
   /** Where the first scan looks for fixtures etc.; allowed roots for user-supplied paths come from libraries. */
   version: string;
+  /**
+   * Peers whose `X-Forwarded-*` headers are believed (IPs, CIDRs, or proxy-addr's `loopback`, `linklocal`,
+   * `uniquelocal`); empty: nobody's. Fastify's `trustProxy` takes the list as it is.
+   */
+  trustedProxies: string[];
+  /** A session ends this long after it was opened, however busy (QUIRE_SESSION_LIFETIME_DAYS). */
+  sessionLifetimeMs: number;
+  /** New passwords (claim, user creation, password change) are at least this many characters long. */
+  passwordMinLength: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -33,7 +43,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDir: resolve(env.QUIRE_WEB_DIR ?? join(here, '../../web/dist')),
     logToStdout: (env.QUIRE_LOG_STDOUT ?? 'true') !== 'false',
     version: env.npm_package_version ?? '0.1.0',
+    trustedProxies: parseTrustedProxies(env.QUIRE_TRUSTED_PROXIES ?? 'loopback'),
+    sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
+    passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `a, b/24, loopback`; `none` or empty for nobody. Anything else is a start-up error, not a silent default. */
+export function parseTrustedProxies(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.length === 1 && entries[0]!.toLowerCase() === 'none') return [];
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', range, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const validRange =
+      range === undefined ||
+      (/^\d+$/.test(range) && Number(range) <= (family === 6 ? 128 : 32)) ||
+      (family === 4 && isIP(range) === 4);
+    if (!family || !validRange || rest.length > 0)
+      throw new Error(
+        `QUIRE_TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal`,
+      );
+  }
+  return entries;
+}
+
+function positiveNumber(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const value = env[name] === undefined || env[name] === '' ? fallback : Number(env[name]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${env[name]}`);
+  return value;
+}
+
+function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const value = positiveNumber(env, name, fallback);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got ${env[name]}`);
+  return value;
 }
 
 /** '' or '/quire': leading slash, no trailing slash. */

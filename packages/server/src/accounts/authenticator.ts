@@ -1,13 +1,13 @@
-import { QuireError } from '../domain/errors.js';
+import { QuireError, invalid } from '../domain/errors.js';
 import type { CurrentUser } from '../domain/user.js';
 import type { SettingsStore } from '../domain/settings.js';
-import type { UserRepository } from '../db/repositories/users.js';
+import type { StoredUser, UserRepository } from '../db/repositories/users.js';
 import type { ApiKeys } from './api-keys.js';
 import { hashApiKey } from './api-keys.js';
 import type { AuthenticationActivity, ClientInfo } from './authentication-activity.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { verifyNothing, verifyPassword } from './passwords.js';
-import { decodeRememberMe, signRememberMe, verifyRememberMe } from './remember-me.js';
+import type { RememberMeTokens } from './remember-me.js';
 import type { Sessions } from './sessions.js';
 import { toCurrentUser } from './users.js';
 
@@ -31,11 +31,11 @@ export class Authenticator {
     private readonly d: {
       users: UserRepository;
       sessions: Sessions;
+      rememberMe: RememberMeTokens;
       apiKeys: ApiKeys;
       activity: AuthenticationActivity;
       throttle: LoginThrottle;
       settings: SettingsStore;
-      now: () => number;
     },
   ) {}
 
@@ -60,45 +60,42 @@ export class Authenticator {
       throw unauthenticated();
     }
     await this.d.activity.record({ source: 'Password', success: true, userId: user.id, email: user.email }, client);
-    const sessionId = await this.d.sessions.open(user.id);
+    const sessionId = await this.d.sessions.open(user.id, client);
     const login: Login = { user: toCurrentUser(user, { sessionId }), sessionId };
     if (opts.rememberMe) {
       const { rememberMeKey, rememberMeDurationDays } = await this.d.settings.get();
-      if (rememberMeKey) {
-        const maxAgeSeconds = Math.round(rememberMeDurationDays * 24 * 3600);
-        const expiresAt = this.d.now() + maxAgeSeconds * 1000;
-        login.rememberMe = {
-          value: signRememberMe(user.email, user.passwordHash, expiresAt, rememberMeKey),
-          maxAgeSeconds,
-        };
-      }
+      const maxAgeSeconds = Math.round(rememberMeDurationDays * 24 * 3600);
+      login.rememberMe = {
+        value: await this.d.rememberMe.issue(user.id, maxAgeSeconds * 1000, rememberMeKey),
+        maxAgeSeconds,
+      };
     }
     return login;
   }
 
   /**
    * The remember-me cookie, when there is no session: success opens a session. Undefined when the token
-   * is not valid (the caller clears the cookie and carries on unauthenticated).
+   * is unknown or over (the caller clears the cookie and carries on unauthenticated).
    */
   async rememberMe(cookie: string, client: ClientInfo): Promise<Login | undefined> {
-    const token = decodeRememberMe(cookie);
-    if (!token) return undefined;
     const { rememberMeKey } = await this.d.settings.get();
-    const user = await this.d.users.findByEmail(token.email);
+    const token = await this.d.rememberMe.find(cookie, rememberMeKey);
+    const user = token && (await this.d.users.find(token.userId));
     let error: string | undefined;
-    if (!rememberMeKey) error = 'Remember-me is not configured';
-    else if (token.expiresAt < this.d.now()) error = 'Remember-me login has expired';
-    else if (!user) error = BAD_CREDENTIALS;
-    else if (!verifyRememberMe(token, user.passwordHash, rememberMeKey)) error = 'Invalid remember-me token';
+    if (!token || !user) error = 'Invalid remember-me token';
+    else if (this.d.rememberMe.isExpired(token)) {
+      error = 'Remember-me login has expired';
+      await this.d.rememberMe.revoke(cookie, rememberMeKey);
+    }
     if (error || !user) {
       await this.d.activity.record(
-        { source: 'RememberMe', success: false, userId: user?.id, email: token.email.toLowerCase(), error },
+        { source: 'RememberMe', success: false, userId: user?.id, email: user?.email, error },
         client,
       );
       return undefined;
     }
     await this.d.activity.record({ source: 'RememberMe', success: true, userId: user.id, email: user.email }, client);
-    const sessionId = await this.d.sessions.open(user.id);
+    const sessionId = await this.d.sessions.open(user.id, client);
     return { user: toCurrentUser(user, { sessionId }), sessionId };
   }
 
@@ -129,12 +126,28 @@ export class Authenticator {
     return toCurrentUser(user, { apiKeyId: apiKey.id });
   }
 
-  /** A session for a caller who has none yet (GET /api/v1/login/set-cookie after an API key). */
-  openSession(user: CurrentUser): Promise<string> {
-    return this.d.sessions.open(user.id);
+  /**
+   * The current password of a user who changes it (users.ts): throttled and recorded like a login, since a
+   * stolen session could otherwise guess it freely. Throws 429, or a violation on `currentPassword`.
+   */
+  async confirmPassword(user: StoredUser, password: string, client: ClientInfo): Promise<void> {
+    await this.d.throttle.check({ ip: client.ip, email: user.email });
+    if (await verifyPassword(user.passwordHash, password)) return;
+    await this.d.activity.record(
+      { source: 'Password', success: false, userId: user.id, email: user.email.toLowerCase(), error: BAD_CREDENTIALS },
+      client,
+    );
+    throw invalid([{ fieldName: 'currentPassword', message: 'is not the current password' }]);
   }
 
-  closeSession(sessionId: string): Promise<void> {
-    return this.d.sessions.close(sessionId);
+  /** A session for a caller who has none yet (GET /api/v1/login/set-cookie after an API key). */
+  openSession(user: CurrentUser, client: ClientInfo): Promise<string> {
+    return this.d.sessions.open(user.id, client);
+  }
+
+  /** Logout: the session and the remember-me token of this browser end (either may be empty). */
+  async logout(sessionId: string, rememberMeCookie: string): Promise<void> {
+    await this.d.sessions.close(sessionId);
+    if (rememberMeCookie) await this.d.rememberMe.revoke(rememberMeCookie, (await this.d.settings.get()).rememberMeKey);
   }
 }

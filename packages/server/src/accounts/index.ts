@@ -6,8 +6,10 @@ import { UserRepository } from '../db/repositories/users.js';
 import { SessionRepository } from '../db/repositories/sessions.js';
 import { ApiKeyRepository } from '../db/repositories/api-keys.js';
 import { AuthenticationActivityRepository } from '../db/repositories/authentication-activity.js';
+import { RememberMeTokenRepository } from '../db/repositories/remember-me-tokens.js';
 import { Users } from './users.js';
 import { Sessions } from './sessions.js';
+import { RememberMeTokens } from './remember-me.js';
 import { ApiKeys } from './api-keys.js';
 import { AuthenticationActivity } from './authentication-activity.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -32,19 +34,35 @@ export function createAccounts(deps: AccountsDeps) {
     sessions: new SessionRepository(deps.db),
     apiKeys: new ApiKeyRepository(deps.db),
     activity: new AuthenticationActivityRepository(deps.db),
+    rememberMe: new RememberMeTokenRepository(deps.db),
   };
-  const sessions = new Sessions({ sessions: repositories.sessions, events: deps.events, now });
+  const sessions = new Sessions({
+    sessions: repositories.sessions,
+    events: deps.events,
+    now,
+    lifetimeMs: deps.config.sessionLifetimeMs,
+  });
+  const rememberMe = new RememberMeTokens({ tokens: repositories.rememberMe, now });
   const activity = new AuthenticationActivity({ activity: repositories.activity, now });
   const apiKeys = new ApiKeys({ apiKeys: repositories.apiKeys, now });
-  const users = new Users({ db: deps.db, users: repositories.users, activity: repositories.activity, sessions, now });
   const throttle = new LoginThrottle({ activity: repositories.activity, now });
   const authenticator = new Authenticator({
     users: repositories.users,
     sessions,
+    rememberMe,
     apiKeys,
     activity,
     throttle,
     settings: deps.settings,
+  });
+  const users = new Users({
+    db: deps.db,
+    users: repositories.users,
+    activity: repositories.activity,
+    sessions,
+    rememberMe,
+    confirmPassword: (user, password, client) => authenticator.confirmPassword(user, password, client),
+    passwordMinLength: deps.config.passwordMinLength,
     now,
   });
   return {
@@ -54,11 +72,15 @@ export function createAccounts(deps: AccountsDeps) {
     activity,
     authenticator,
     /**
-     * Drops authentication activity older than a month and sessions idle for more than 7 days.
-     * Run it once a day (and at start-up); safe to run from several instances.
+     * Drops authentication activity older than a month, sessions that are over (sessions.ts) and expired
+     * remember-me tokens. Run it once a day (and at start-up); safe to run from several instances.
      */
-    async housekeeping(): Promise<{ activity: number; sessions: number }> {
-      return { activity: await activity.purge(), sessions: await sessions.purgeIdle() };
+    async housekeeping(): Promise<{ activity: number; sessions: number; rememberMe: number }> {
+      return {
+        activity: await activity.purge(),
+        sessions: await sessions.purgeExpired(),
+        rememberMe: await rememberMe.purgeExpired(),
+      };
     },
   };
 }

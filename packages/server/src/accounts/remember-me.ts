@@ -1,44 +1,49 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import type { RememberMeTokenRepository, StoredRememberMeToken } from '../db/repositories/remember-me-tokens.js';
 
 /**
- * Stateless remember-me tokens in the manner of Spring's TokenBasedRememberMeServices:
- * `base64(email:expiryMillis:HmacSHA256:signature)` where the signature is an HMAC, keyed with the
- * server's remember-me key, of `email:expiryMillis:passwordHash`. Nothing is stored: any instance that
- * shares the key can check a token; renewing the key or changing the password invalidates it.
+ * Remember-me tokens: 32 random bytes (base64url) in the `komga-remember-me` cookie, stored as an HMAC-SHA256
+ * keyed with the server's remember-me key. The cookie says nothing about its user; a token ends when it
+ * expires, when its browser logs out, when its user's password changes, and for everyone when the key is
+ * renewed (no stored hash matches any more). Komga's cookie (Spring's token-based remember-me) carries the
+ * e-mail in clear and outlives a logout.
  */
-const ALGORITHM = 'HmacSHA256';
+export class RememberMeTokens {
+  constructor(private readonly d: { tokens: RememberMeTokenRepository; now: () => number }) {}
 
-export function signRememberMe(email: string, passwordHash: string, expiresAt: number, key: string): string {
-  const signature = sign(email, expiresAt, passwordHash, key);
-  return Buffer.from(`${email}:${expiresAt}:${ALGORITHM}:${signature}`, 'utf8').toString('base64url');
+  /** A new token for the user, valid `durationMs`. */
+  async issue(userId: string, durationMs: number, key: string): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.d.now();
+    await this.d.tokens.insert({
+      tokenHash: hashToken(token, key),
+      userId,
+      createdDate: new Date(now).toISOString(),
+      expiresDate: new Date(now + durationMs).toISOString(),
+    });
+    return token;
+  }
+
+  /** The stored token, or undefined when unknown (never issued, logged out, or issued under another key). */
+  find(token: string, key: string): Promise<StoredRememberMeToken | undefined> {
+    return token ? this.d.tokens.find(hashToken(token, key)) : Promise.resolve(undefined);
+  }
+
+  isExpired(token: StoredRememberMeToken): boolean {
+    return Date.parse(token.expiresDate) <= this.d.now();
+  }
+
+  async revoke(token: string, key: string): Promise<void> {
+    if (token) await this.d.tokens.delete(hashToken(token, key));
+  }
+
+  revokeAll(userId: string): Promise<void> {
+    return this.d.tokens.deleteByUser(userId);
+  }
+
+  purgeExpired(): Promise<number> {
+    return this.d.tokens.deleteExpiredBefore(new Date(this.d.now()).toISOString());
+  }
 }
 
-export interface DecodedRememberMe {
-  email: string;
-  expiresAt: number;
-  signature: string;
-}
-
-/** Splits a cookie value; undefined when it is not a token at all. */
-export function decodeRememberMe(value: string): DecodedRememberMe | undefined {
-  const text = Buffer.from(value, 'base64url').toString('utf8');
-  const parts = text.split(':');
-  if (parts.length < 4) return undefined;
-  // The e-mail may itself hold colons: the last three fields are fixed.
-  const signature = parts.pop()!;
-  const algorithm = parts.pop()!;
-  const expiry = parts.pop()!;
-  const email = parts.join(':');
-  if (algorithm !== ALGORITHM || !/^\d+$/.test(expiry) || !email || !/^[0-9a-f]{64}$/.test(signature)) return undefined;
-  return { email, expiresAt: Number(expiry), signature };
-}
-
-export function verifyRememberMe(token: DecodedRememberMe, passwordHash: string, key: string): boolean {
-  const expected = Buffer.from(sign(token.email, token.expiresAt, passwordHash, key), 'hex');
-  const actual = Buffer.from(token.signature, 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
-
-function sign(email: string, expiresAt: number, passwordHash: string, key: string): string {
-  return createHmac('sha256', key).update(`${email}:${expiresAt}:${passwordHash}`).digest('hex');
-}
+const hashToken = (token: string, key: string) => createHmac('sha256', key).update(token, 'utf8').digest('hex');

@@ -4,7 +4,9 @@ import { ROLES, isAdmin, type AgeRestriction, type CurrentUser, type Role } from
 import type { Db } from '../db/database.js';
 import type { StoredUser, UserRepository } from '../db/repositories/users.js';
 import type { AuthenticationActivityRepository } from '../db/repositories/authentication-activity.js';
+import type { ClientInfo } from './authentication-activity.js';
 import { hashPassword } from './passwords.js';
+import type { RememberMeTokens } from './remember-me.js';
 import type { Sessions } from './sessions.js';
 
 const EMAIL = /^.+@.+\..+$/s;
@@ -45,6 +47,11 @@ export class Users {
       users: UserRepository;
       activity: AuthenticationActivityRepository;
       sessions: Sessions;
+      rememberMe: RememberMeTokens;
+      /** Throws unless `password` is the user's current one (Authenticator.confirmPassword). */
+      confirmPassword: (user: StoredUser, password: string, client: ClientInfo) => Promise<void>;
+      /** New passwords are at least this many characters long (QUIRE_PASSWORD_MIN_LENGTH). */
+      passwordMinLength: number;
       now: () => number;
     },
   ) {}
@@ -58,8 +65,8 @@ export class Users {
     const violations = [];
     if (email === undefined || !EMAIL.test(email))
       violations.push({ fieldName: 'claimServer.email', message: 'must be a well-formed email address' });
-    if (password === undefined || !password.trim())
-      violations.push({ fieldName: 'claimServer.password', message: 'must not be blank' });
+    const passwordProblem = this.newPasswordProblem(password ?? '');
+    if (passwordProblem) violations.push({ fieldName: 'claimServer.password', message: passwordProblem });
     if (violations.length) throw invalid(violations);
     const user = await this.build({ email: email!, password: password!, roles: [...ROLES] });
     // Count and insert in one transaction, so two simultaneous claims cannot both win.
@@ -74,7 +81,8 @@ export class Users {
     const violations = [];
     if (!EMAIL.test(input.email))
       violations.push({ fieldName: 'email', message: 'must be a well-formed email address' });
-    if (!input.password.trim()) violations.push({ fieldName: 'password', message: 'must not be blank' });
+    const passwordProblem = this.newPasswordProblem(input.password);
+    if (passwordProblem) violations.push({ fieldName: 'password', message: passwordProblem });
     if (violations.length) throw invalid(violations);
     const user = await this.build(input);
     await this.d.db.transaction().execute(async (t) => {
@@ -127,17 +135,37 @@ export class Users {
   }
 
   /**
-   * ADMIN or self. A user changing his own password keeps his sessions; an admin changing someone
-   * else's ends that user's sessions (api.md §2.11). Remember-me cookies die either way (they are
-   * signed with the password hash).
+   * ADMIN or self. Every remember-me token of the user ends. An admin changing someone else's password ends
+   * that user's sessions (api.md §2.11). A user changing his own must give his current password, unless this
+   * very request proved it (HTTP Basic), and ends his other sessions (Komga keeps them): whoever stole one of
+   * them must not keep it, nor be able to lock the owner out by changing the password without knowing it.
    */
-  async changePassword(actor: CurrentUser, id: string, password: string): Promise<void> {
+  async changePassword(
+    actor: CurrentUser,
+    id: string,
+    change: { password: string; currentPassword?: string | undefined },
+    context: { client: ClientInfo; passwordProven: boolean },
+  ): Promise<void> {
     const self = actor.id === id;
     if (!self && !isAdmin(actor)) throw forbidden();
-    if (!password.trim()) throw invalid([{ fieldName: 'password', message: 'must not be blank' }]);
-    await this.get(id);
-    await this.d.users.setPassword(id, await hashPassword(password), new Date(this.d.now()).toISOString());
-    if (!self) await this.d.sessions.expireAll(id);
+    const problem = this.newPasswordProblem(change.password);
+    if (problem) throw invalid([{ fieldName: 'password', message: problem }]);
+    const user = await this.get(id);
+    if (self && !context.passwordProven) {
+      if (!change.currentPassword) throw invalid([{ fieldName: 'currentPassword', message: 'must not be blank' }]);
+      await this.d.confirmPassword(user, change.currentPassword, context.client);
+    }
+    await this.d.users.setPassword(id, await hashPassword(change.password), new Date(this.d.now()).toISOString());
+    await this.d.rememberMe.revokeAll(id);
+    await this.d.sessions.expireAll(id, self ? actor.sessionId : undefined);
+  }
+
+  /** Why a new password is refused, or null: blank, or shorter than the minimum (in characters, not bytes). */
+  private newPasswordProblem(password: string): string | null {
+    if (!password.trim()) return 'must not be blank';
+    const min = this.d.passwordMinLength;
+    if ([...password].length < min) return `must be at least ${min} characters long`;
+    return null;
   }
 
   private async build(input: NewUser): Promise<StoredUser> {

@@ -32,6 +32,16 @@ export interface SessionTable {
   user_id: string;
   created_date: string;
   last_access_date: string;
+  /** 0 until the client presents the id once; such rows are replaced or expire quickly. */
+  confirmed: Generated<number>;
+  ip: string | null;
+  user_agent: string | null;
+}
+export interface RememberMeTokenTable {
+  token_hash: string;
+  user_id: string;
+  created_date: string;
+  expires_date: string;
 }
 export interface ApiKeyTable {
   id: string;
@@ -348,6 +358,7 @@ export interface DB {
   user_library_sharing: UserLibrarySharingTable;
   user_sharing_label: UserSharingLabelTable;
   session: SessionTable;
+  remember_me_token: RememberMeTokenTable;
   api_key: ApiKeyTable;
   authentication_activity: AuthenticationActivityTable;
   server_settings: ServerSettingsTable;

@@ -24,6 +24,7 @@ import type { BookPages } from '../library/book-pages.js';
 import type { BookHasher } from '../library/book-hasher.js';
 import type { ReadProgressService } from '../reading/read-progress.js';
 import type { ReferentialQueries } from '../db/queries/referential.js';
+import type { VisibilityQueries } from '../db/queries/visibility.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
@@ -65,6 +66,8 @@ export interface AppDeps {
   metadata: { editing: MetadataEditing };
   /** Series and book lists, conditions and full-text search. */
   browse: Browse;
+  /** Which series, books, collections and read lists a user may see (live events are narrowed by it). */
+  visibility: VisibilityQueries;
   /** The task workers of this process; resized live when the task pool size setting changes. */
   taskPool: { resize(size: number): void };
   logger: FastifyBaseLogger;

@@ -452,10 +452,10 @@ export async function buildFixture(): Promise<Fixture> {
     const res = await s.fetch('/api/v2/users', {
       method: 'POST',
       headers: { authorization: admin },
-      json: { email, password: 'secret', ...body },
+      json: { email, password: 'reader-secret', ...body },
     });
     expect(res.status).toBe(201);
-    users[key] = basic(email, 'secret');
+    users[key] = basic(email, 'reader-secret');
   };
   await create('libA', { sharedLibraries: { all: false, libraryIds: [libraries.A] } });
   await create('allowUnder12', { ageRestriction: { age: 12, restriction: 'ALLOW_ONLY' } });

@@ -112,7 +112,7 @@ describe('collections and read lists after scans', () => {
       headers: { authorization: admin },
       json: {
         email: 'limited@example.org',
-        password: 'secret',
+        password: 'reader-secret',
         sharedLibraries: { all: false, libraryIds: [libraryId] },
       },
     });
@@ -120,7 +120,7 @@ describe('collections and read lists after scans', () => {
     expect(
       await status(
         s.fetch(`/api/v1/collections/${onlyTwo}`, {
-          headers: { authorization: basic('limited@example.org', 'secret') },
+          headers: { authorization: basic('limited@example.org', 'reader-secret') },
         }),
       ),
     ).toBe(404);

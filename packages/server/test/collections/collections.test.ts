@@ -168,10 +168,10 @@ describe('visibility', () => {
   it('shows nothing to a user without any shared library', async () => {
     const res = await w.as(w.users.admin, '/api/v2/users', {
       method: 'POST',
-      json: { email: 'nolib@example.org', password: 'secret', sharedLibraries: { all: false, libraryIds: [] } },
+      json: { email: 'nolib@example.org', password: 'reader-secret', sharedLibraries: { all: false, libraryIds: [] } },
     });
     expect(res.status).toBe(201);
-    const noLib = `Basic ${Buffer.from('nolib@example.org:secret').toString('base64')}`;
+    const noLib = `Basic ${Buffer.from('nolib@example.org:reader-secret').toString('base64')}`;
     const page = await list('', noLib);
     expect(page.totalElements).toBe(0);
     expect(page.content).toEqual([]);
@@ -194,13 +194,13 @@ describe('visibility', () => {
       method: 'POST',
       json: {
         email: 'restricted-admin@example.org',
-        password: 'secret',
+        password: 'reader-secret',
         roles: ['ADMIN'],
         ageRestriction: { age: 16, restriction: 'EXCLUDE' },
       },
     });
     expect(res.status).toBe(201);
-    const restrictedAdmin = `Basic ${Buffer.from('restricted-admin@example.org:secret').toString('base64')}`;
+    const restrictedAdmin = `Basic ${Buffer.from('restricted-admin@example.org:reader-secret').toString('base64')}`;
     expect(await status(patch(withMature, { seriesIds: [w.series.alpha, w.series.charlie] }, restrictedAdmin))).toBe(
       204,
     );

@@ -83,10 +83,10 @@ export async function buildWorld(): Promise<World> {
     const res = await s.fetch('/api/v2/users', {
       method: 'POST',
       headers: { authorization: admin },
-      json: { email, password: 'secret', ...body },
+      json: { email, password: 'reader-secret', ...body },
     });
     expect(res.status).toBe(201);
-    return basic(email, 'secret');
+    return basic(email, 'reader-secret');
   };
 
   return {

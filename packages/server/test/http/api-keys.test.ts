@@ -52,8 +52,12 @@ describe('/api/v2/users/me/api-keys', () => {
   });
 
   it('lets another user use the same comment, and keeps each user’s keys apart', async () => {
-    await s.fetch('/api/v2/users', { method: 'POST', headers: auth, json: { email: 'r@example.org', password: 'pw' } });
-    const reader = { Authorization: basic('r@example.org', 'pw') };
+    await s.fetch('/api/v2/users', {
+      method: 'POST',
+      headers: auth,
+      json: { email: 'r@example.org', password: 'reader-secret' },
+    });
+    const reader = { Authorization: basic('r@example.org', 'reader-secret') };
     expect((await create('Tablet', reader)).status).toBe(200);
     const mine = await (await s.fetch('/api/v2/users/me/api-keys', { headers: reader })).json();
     expect(mine).toHaveLength(1);

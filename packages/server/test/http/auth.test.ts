@@ -120,12 +120,12 @@ describe('authentication', () => {
       await s.fetch('/api/v2/users', {
         method: 'POST',
         headers: { Authorization: admin.authorization },
-        json: { email: 'reader@example.org', password: 'reader' },
+        json: { email: 'reader@example.org', password: 'reader-secret' },
       });
       const login = await s.fetch('/api/v2/users/me', { headers: { Authorization: admin.authorization } });
       const cookie = `KOMGA-SESSION=${valueOf(cookiesOf(login)['KOMGA-SESSION'])}`;
       const res = await s.fetch('/api/v2/users/me', {
-        headers: { Cookie: cookie, Authorization: basic('reader@example.org', 'reader') },
+        headers: { Cookie: cookie, Authorization: basic('reader@example.org', 'reader-secret') },
       });
       expect((await res.json()).email).toBe('reader@example.org');
     });

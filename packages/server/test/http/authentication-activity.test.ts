@@ -39,10 +39,10 @@ describe('authentication activity', () => {
     const created = await s.fetch('/api/v2/users', {
       method: 'POST',
       headers: auth,
-      json: { email: 'reader@example.org', password: 'pw' },
+      json: { email: 'reader@example.org', password: 'reader-secret' },
     });
     readerId = (await created.json()).id;
-    reader = { Authorization: basic('reader@example.org', 'pw') };
+    reader = { Authorization: basic('reader@example.org', 'reader-secret') };
     await s.fetch('/api/v2/users/me', { headers: { ...reader, 'User-Agent': 'TestAgent/1.0' } });
     await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('Reader@example.org', 'wrong') } });
   });
@@ -145,7 +145,7 @@ describe('authentication activity', () => {
       const created = await s.fetch('/api/v2/users', {
         method: 'POST',
         headers: auth,
-        json: { email: 'quiet@example.org', password: 'pw' },
+        json: { email: 'quiet@example.org', password: 'reader-secret' },
       });
       const { id } = await created.json();
       const res = await s.fetch(`/api/v2/users/${id}/authentication-activity/latest`, { headers: auth });

@@ -68,10 +68,10 @@ beforeAll(async () => {
     const res = await s.fetch('/api/v2/users', {
       method: 'POST',
       headers: { authorization: admin },
-      json: { email, password: 'secret', ...body },
+      json: { email, password: 'reader-secret', ...body },
     });
     expect(res.status).toBe(201);
-    users[key] = basic(email, 'secret');
+    users[key] = basic(email, 'reader-secret');
   };
   await create('noRoles', { roles: [] });
   await create('reader', {});

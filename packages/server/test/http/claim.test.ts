@@ -40,7 +40,7 @@ describe('/api/v1/claim', () => {
   it('creates the first user with every role and does not log the caller in', async () => {
     const res = await s.fetch('/api/v1/claim', {
       method: 'POST',
-      headers: claimHeaders('Admin@Example.org', 'secret'),
+      headers: claimHeaders('Admin@Example.org', 'admin-secret'),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toBeNull();
@@ -57,12 +57,17 @@ describe('/api/v1/claim', () => {
     expect(status).toEqual({ isClaimed: true });
 
     // The claimed account works, with its e-mail in any case.
-    const me = await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('admin@EXAMPLE.org', 'secret') } });
+    const me = await s.fetch('/api/v2/users/me', {
+      headers: { Authorization: basic('admin@EXAMPLE.org', 'admin-secret') },
+    });
     expect(me.status).toBe(200);
   });
 
   it('refuses a second claim with the Spring error body', async () => {
-    const res = await s.fetch('/api/v1/claim', { method: 'POST', headers: claimHeaders('other@example.org', 'x') });
+    const res = await s.fetch('/api/v1/claim', {
+      method: 'POST',
+      headers: claimHeaders('other@example.org', 'other-secret'),
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body).toEqual({

@@ -37,7 +37,7 @@ describe('book and series posters over HTTP', () => {
   let book2Id: string;
   const reader = { email: 'reader@example.org', password: 'reader-pw' };
   const outsider = { email: 'outsider@example.org', password: 'outsider-pw' };
-  const kid = { email: 'kid@example.org', password: 'kid-pw' };
+  const kid = { email: 'kid@example.org', password: 'kid-password' };
   let adultSeriesId: string;
   let adultBookId: string;
 

@@ -14,12 +14,14 @@ async function createUser(s: TestServer, admin: Admin, body: Record<string, unkn
   return { res, body: await res.json() };
 }
 
-/** Opens a session for the user and returns its cookie header. */
+/** Opens a session for the user, uses it once as a browser would, and returns its cookie header. */
 async function sessionOf(s: TestServer, email: string, password: string) {
   const res = await s.fetch('/api/v2/users/me', { headers: { Authorization: basic(email, password) } });
   expect(res.status).toBe(200);
   const line = res.headers.getSetCookie().find((c) => c.startsWith('KOMGA-SESSION='))!;
-  return line.split(';')[0]!;
+  const cookie = line.split(';')[0]!;
+  expect((await s.fetch('/api/v2/users/me', { headers: { Cookie: cookie } })).status).toBe(200);
+  return cookie;
 }
 
 function recordEvents(s: TestServer) {
@@ -42,7 +44,7 @@ describe('/api/v2/users', () => {
 
   describe('POST (create)', () => {
     it('creates a user with the default roles and every library, 201', async () => {
-      const { res, body } = await createUser(s, admin, { email: 'reader1@example.org', password: 'pw' });
+      const { res, body } = await createUser(s, admin, { email: 'reader1@example.org', password: 'reader-secret' });
       expect(res.status).toBe(201);
       expectSchema('UserDto', body);
       expect(body.roles.sort()).toEqual(['FILE_DOWNLOAD', 'PAGE_STREAMING', 'USER']);
@@ -53,7 +55,7 @@ describe('/api/v2/users', () => {
     it('keeps the roles given, drops unknown ones, and stores restrictions', async () => {
       const { res, body } = await createUser(s, admin, {
         email: 'reader2@example.org',
-        password: 'pw',
+        password: 'reader-secret',
         roles: ['PAGE_STREAMING', 'WIZARD', 'kobo_sync'],
         ageRestriction: { age: 12, restriction: 'ALLOW_ONLY' },
         labelsAllow: ['Kids', ' kids '],
@@ -71,19 +73,23 @@ describe('/api/v2/users', () => {
     });
 
     it('gives no role at all for an empty list', async () => {
-      const { body } = await createUser(s, admin, { email: 'noroles@example.org', password: 'pw', roles: [] });
+      const { body } = await createUser(s, admin, {
+        email: 'noroles@example.org',
+        password: 'reader-secret',
+        roles: [],
+      });
       expect(body.roles).toEqual(['USER']);
     });
 
     it('refuses an invalid e-mail with a violation', async () => {
-      const { res, body } = await createUser(s, admin, { email: 'nope', password: 'pw' });
+      const { res, body } = await createUser(s, admin, { email: 'nope', password: 'reader-secret' });
       expect(res.status).toBe(400);
       expectSchema('ValidationErrorResponse', body);
       expect(body.violations[0].fieldName).toBe('email');
     });
 
     it('refuses an e-mail already taken, whatever its case', async () => {
-      const { res, body } = await createUser(s, admin, { email: 'READER1@example.org', password: 'pw' });
+      const { res, body } = await createUser(s, admin, { email: 'READER1@example.org', password: 'reader-secret' });
       expect(res.status).toBe(400);
       expect(body.message).toBe('A user with this email already exists');
     });
@@ -108,8 +114,8 @@ describe('/api/v2/users', () => {
 
   describe('PATCH /{id}', () => {
     it('changes roles, sharing and restrictions, and expires the user’s sessions', async () => {
-      const { body: user } = await createUser(s, admin, { email: 'patched@example.org', password: 'pw' });
-      const cookie = await sessionOf(s, 'patched@example.org', 'pw');
+      const { body: user } = await createUser(s, admin, { email: 'patched@example.org', password: 'reader-secret' });
+      const cookie = await sessionOf(s, 'patched@example.org', 'reader-secret');
       const rec = recordEvents(s);
       const res = await s.fetch(`/api/v2/users/${user.id}`, {
         method: 'PATCH',
@@ -127,7 +133,7 @@ describe('/api/v2/users', () => {
       expect((await s.fetch('/api/v2/users/me', { headers: { Cookie: cookie } })).status).toBe(401);
 
       const me = await (
-        await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('patched@example.org', 'pw') } })
+        await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('patched@example.org', 'reader-secret') } })
       ).json();
       expectSchema('UserDto', me);
       expect(me).toMatchObject({
@@ -146,7 +152,7 @@ describe('/api/v2/users', () => {
         json: { ageRestriction: null, labelsAllow: null },
       });
       const after = await (
-        await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('patched@example.org', 'pw') } })
+        await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('patched@example.org', 'reader-secret') } })
       ).json();
       expect(after).not.toHaveProperty('ageRestriction');
       expect(after.labelsAllow).toEqual([]);
@@ -154,8 +160,8 @@ describe('/api/v2/users', () => {
     });
 
     it('keeps sessions when nothing that restricts access changed', async () => {
-      const { body: user } = await createUser(s, admin, { email: 'same@example.org', password: 'pw' });
-      const cookie = await sessionOf(s, 'same@example.org', 'pw');
+      const { body: user } = await createUser(s, admin, { email: 'same@example.org', password: 'reader-secret' });
+      const cookie = await sessionOf(s, 'same@example.org', 'reader-secret');
       const rec = recordEvents(s);
       await s.fetch(`/api/v2/users/${user.id}`, {
         method: 'PATCH',
@@ -190,8 +196,8 @@ describe('/api/v2/users', () => {
 
   describe('DELETE /{id}', () => {
     it('deletes the user and expires his sessions', async () => {
-      const { body: user } = await createUser(s, admin, { email: 'gone@example.org', password: 'pw' });
-      const cookie = await sessionOf(s, 'gone@example.org', 'pw');
+      const { body: user } = await createUser(s, admin, { email: 'gone@example.org', password: 'reader-secret' });
+      const cookie = await sessionOf(s, 'gone@example.org', 'reader-secret');
       const rec = recordEvents(s);
       const res = await s.fetch(`/api/v2/users/${user.id}`, {
         method: 'DELETE',
@@ -202,7 +208,8 @@ describe('/api/v2/users', () => {
       expect(rec.expired()).toEqual([{ userId: user.id }]);
       expect((await s.fetch('/api/v2/users/me', { headers: { Cookie: cookie } })).status).toBe(401);
       expect(
-        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('gone@example.org', 'pw') } })).status,
+        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('gone@example.org', 'reader-secret') } }))
+          .status,
       ).toBe(401);
     });
 
@@ -216,58 +223,67 @@ describe('/api/v2/users', () => {
   });
 
   describe('passwords', () => {
-    it('lets a user change his own password and keep his sessions', async () => {
-      await createUser(s, admin, { email: 'own@example.org', password: 'old' });
-      const cookie = await sessionOf(s, 'own@example.org', 'old');
+    it('lets a user change his own password with the current one, keeping this session and ending the others', async () => {
+      await createUser(s, admin, { email: 'own@example.org', password: 'old-secret' });
+      const here = await sessionOf(s, 'own@example.org', 'old-secret');
+      const elsewhere = await sessionOf(s, 'own@example.org', 'old-secret');
       const rec = recordEvents(s);
       const res = await s.fetch('/api/v2/users/me/password', {
         method: 'PATCH',
-        headers: { Cookie: cookie },
-        json: { password: 'new' },
+        headers: { Cookie: here, 'X-Requested-With': 'XMLHttpRequest' },
+        json: { password: 'new-secret', currentPassword: 'old-secret' },
       });
       rec.stop();
       expect(res.status).toBe(204);
-      expect(rec.expired()).toEqual([]);
-      expect((await s.fetch('/api/v2/users/me', { headers: { Cookie: cookie } })).status).toBe(200);
+      expect(rec.expired()).toHaveLength(1);
+      expect((await s.fetch('/api/v2/users/me', { headers: { Cookie: here } })).status).toBe(200);
+      expect((await s.fetch('/api/v2/users/me', { headers: { Cookie: elsewhere } })).status).toBe(401);
       expect(
-        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('own@example.org', 'new') } })).status,
+        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('own@example.org', 'new-secret') } }))
+          .status,
       ).toBe(200);
       expect(
-        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('own@example.org', 'old') } })).status,
+        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('own@example.org', 'old-secret') } }))
+          .status,
       ).toBe(401);
     });
 
     it('expires the sessions when an admin changes another user’s password, and says so on the bus', async () => {
-      const { body: user } = await createUser(s, admin, { email: 'victim@example.org', password: 'old' });
-      const cookie = await sessionOf(s, 'victim@example.org', 'old');
+      const { body: user } = await createUser(s, admin, { email: 'victim@example.org', password: 'old-secret' });
+      const cookie = await sessionOf(s, 'victim@example.org', 'old-secret');
       const rec = recordEvents(s);
       const res = await s.fetch(`/api/v2/users/${user.id}/password`, {
         method: 'PATCH',
         headers: { Authorization: admin.authorization },
-        json: { password: 'reset' },
+        json: { password: 'reset-secret' },
       });
       rec.stop();
       expect(res.status).toBe(204);
       expect(rec.events).toContainEqual({ type: 'SessionExpired', data: { userId: user.id } });
       expect((await s.fetch('/api/v2/users/me', { headers: { Cookie: cookie } })).status).toBe(401);
       expect(
-        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('victim@example.org', 'reset') } }))
+        (await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('victim@example.org', 'reset-secret') } }))
           .status,
       ).toBe(200);
     });
 
     it('lets a user change his password through /{id}/password too, but not someone else’s', async () => {
-      const { body: a } = await createUser(s, admin, { email: 'pa@example.org', password: 'pw' });
-      const { body: b } = await createUser(s, admin, { email: 'pb@example.org', password: 'pw' });
-      const auth = { Authorization: basic('pa@example.org', 'pw') };
+      const { body: a } = await createUser(s, admin, { email: 'pa@example.org', password: 'reader-secret' });
+      const { body: b } = await createUser(s, admin, { email: 'pb@example.org', password: 'reader-secret' });
+      const auth = { Authorization: basic('pa@example.org', 'reader-secret') };
       expect(
-        (await s.fetch(`/api/v2/users/${a.id}/password`, { method: 'PATCH', headers: auth, json: { password: 'pw2' } }))
-          .status,
+        (
+          await s.fetch(`/api/v2/users/${a.id}/password`, {
+            method: 'PATCH',
+            headers: auth,
+            json: { password: 'reader-secret-2' },
+          })
+        ).status,
       ).toBe(204);
       const other = await s.fetch(`/api/v2/users/${b.id}/password`, {
         method: 'PATCH',
-        headers: { Authorization: basic('pa@example.org', 'pw2') },
-        json: { password: 'x' },
+        headers: { Authorization: basic('pa@example.org', 'reader-secret-2') },
+        json: { password: 'another-secret' },
       });
       expect(other.status).toBe(403);
     });
@@ -289,20 +305,20 @@ describe('/api/v2/users', () => {
     beforeAll(async () => {
       const { body } = await createUser(s, admin, {
         email: 'plain@example.org',
-        password: 'pw',
+        password: 'reader-secret',
         roles: ['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC', 'KOREADER_SYNC'],
       });
-      user = { authorization: basic('plain@example.org', 'pw'), id: body.id };
-      otherId = (await createUser(s, admin, { email: 'other@example.org', password: 'pw' })).body.id;
+      user = { authorization: basic('plain@example.org', 'reader-secret'), id: body.id };
+      otherId = (await createUser(s, admin, { email: 'other@example.org', password: 'reader-secret' })).body.id;
     });
 
     it.each([
       ['GET', '/api/v2/users', undefined],
-      ['POST', '/api/v2/users', { email: 'z@example.org', password: 'pw' }],
+      ['POST', '/api/v2/users', { email: 'z@example.org', password: 'reader-secret' }],
       ['PATCH', '/api/v2/users/{other}', { roles: ['ADMIN'] }],
       ['PATCH', '/api/v2/users/{self}', { roles: ['ADMIN'] }],
       ['DELETE', '/api/v2/users/{other}', undefined],
-      ['PATCH', '/api/v2/users/{other}/password', { password: 'x' }],
+      ['PATCH', '/api/v2/users/{other}/password', { password: 'another-secret' }],
       ['GET', '/api/v2/users/authentication-activity', undefined],
       ['GET', '/api/v2/users/{other}/authentication-activity/latest', undefined],
     ])('refuses %s %s with 403', async (method, path, json) => {

@@ -153,10 +153,10 @@ beforeAll(async () => {
 
   const user = await api('/api/v2/users', {
     method: 'POST',
-    json: { email: 'reader@example.org', password: 'secret' },
+    json: { email: 'reader@example.org', password: 'reader-secret' },
   });
   expect(user.status).toBe(201);
-  reader = basic('reader@example.org', 'secret');
+  reader = basic('reader@example.org', 'reader-secret');
 }, 120_000);
 
 afterAll(async () => {

@@ -11,11 +11,11 @@ export async function createUser(
   const res = await s.fetch('/api/v2/users', {
     method: 'POST',
     headers: { authorization: admin },
-    json: { email, password: 'secret', ...body },
+    json: { email, password: 'reader-secret', ...body },
   });
   expect(res.status).toBe(201);
   const { id } = (await res.json()) as { id: string };
-  return { id, authorization: basic(email, 'secret') };
+  return { id, authorization: basic(email, 'reader-secret') };
 }
 
 /** A request as `authorization`, the body read (JSON when there is one) so no connection stays busy. */

@@ -83,15 +83,26 @@ export function useDeleteUser() {
   });
 }
 
-/** Without `userId` (or with `'me'`) changes the signed-in user's own password. */
+/**
+ * Without `userId` (or with `'me'`) changes the signed-in user's own password, which needs the current one
+ * (`currentPassword`, a Quire addition to Komga's body).
+ */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: ({ userId, password }: { userId?: string; password: string }) =>
+    mutationFn: ({
+      userId,
+      password,
+      currentPassword,
+    }: {
+      userId?: string;
+      password: string;
+      currentPassword?: string;
+    }) =>
       api<void>(
         !userId || userId === 'me'
           ? '/api/v2/users/me/password'
           : `/api/v2/users/${encodeURIComponent(userId)}/password`,
-        { method: 'PATCH', body: { password } },
+        { method: 'PATCH', body: currentPassword === undefined ? { password } : { password, currentPassword } },
       ),
   });
 }

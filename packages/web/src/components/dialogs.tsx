@@ -15,7 +15,7 @@ import {
 import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
-import { translateServerMessage } from '../i18n/errorMessage';
+import { errorText } from '../i18n/errorMessage';
 
 /** Dialogs take the whole screen below the `sm` breakpoint (phones). */
 export function useFullScreenDialog(): boolean {
@@ -28,7 +28,7 @@ export function useErrorText(): (error: unknown) => string {
   const { t } = useTranslation();
   return (error) => {
     if (error instanceof ApiError && error.status === 403) return t('account.errorForbidden');
-    if (error instanceof ApiError && error.message) return translateServerMessage(t, error.message);
+    if (error instanceof ApiError && error.message) return errorText(t, error);
     return t('account.errorGeneric');
   };
 }

@@ -94,23 +94,39 @@ export class AuthenticationActivityRepository {
   }
 
   /**
-   * Dates of the most recent failures since `since` for one ip or one (lower-cased) e-mail,
-   * newest first, at most `limit` of them.
+   * How many guesses (passwords and API keys) failed since `since` for one ip, one (lower-cased) e-mail or both
+   * together, and when the latest of them was (null when none). Remember-me tokens cannot be guessed: a browser
+   * holding a stale one is no attacker.
    */
-  async recentFailures(
-    by: { ip: string } | { email: string },
+  async failures(
+    by: { ip?: string; email?: string },
     since: string,
-    limit: number,
     t: Db = this.db,
-  ): Promise<string[]> {
+  ): Promise<{ count: number; latest: string | null }> {
     let q = t
       .selectFrom('authentication_activity')
-      .select('date_time')
+      .select((eb) => [eb.fn.countAll<number | bigint>().as('n'), eb.fn.max('date_time').as('latest')])
       .where('success', '=', 0)
+      .where('source', 'in', ['Password', 'ApiKey'])
       .where('date_time', '>=', since);
-    q = 'ip' in by ? q.where('ip', '=', by.ip) : q.where('email', '=', by.email);
-    const rows = await q.orderBy('date_time', 'desc').limit(limit).execute();
-    return rows.map((r) => r.date_time);
+    if (by.ip !== undefined) q = q.where('ip', '=', by.ip);
+    if (by.email !== undefined) q = q.where('email', '=', by.email);
+    const row = await q.executeTakeFirstOrThrow();
+    return { count: Number(row.n), latest: row.latest ?? null };
+  }
+
+  /** Whether someone logged in as this (lower-cased) e-mail from this ip since `since`. */
+  async succeededFrom(by: { ip: string; email: string }, since: string, t: Db = this.db): Promise<boolean> {
+    const row = await t
+      .selectFrom('authentication_activity')
+      .select('id')
+      .where('ip', '=', by.ip)
+      .where('success', '=', 1)
+      .where('date_time', '>=', since)
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', by.email))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async deleteBefore(dateTime: string, t: Db = this.db): Promise<number> {

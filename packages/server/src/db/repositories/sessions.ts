@@ -6,6 +6,20 @@ export interface StoredSession {
   userId: string;
   createdDate: string;
   lastAccessDate: string;
+  /** The client has presented the id at least once since it was handed out. */
+  confirmed: boolean;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** When sessions end: the limits on idle time (confirmed or not) and on age. */
+export interface SessionCutoffs {
+  /** Confirmed sessions last used before this are over. */
+  idleBefore: string;
+  /** Unconfirmed sessions last used before this are over. */
+  unconfirmedBefore: string;
+  /** Sessions opened before this are over, however busy. */
+  createdBefore: string;
 }
 
 export class SessionRepository {
@@ -19,6 +33,9 @@ export class SessionRepository {
         user_id: session.userId,
         created_date: session.createdDate,
         last_access_date: session.lastAccessDate,
+        confirmed: session.confirmed ? 1 : 0,
+        ip: session.ip,
+        user_agent: session.userAgent,
       })
       .execute();
   }
@@ -31,26 +48,60 @@ export class SessionRepository {
         userId: row.user_id,
         createdDate: row.created_date,
         lastAccessDate: row.last_access_date,
+        confirmed: Boolean(row.confirmed),
+        ip: row.ip,
+        userAgent: row.user_agent,
       }
     );
   }
 
+  /** Records a use; the first one confirms the session. */
   async touch(idHash: string, now: string, t: Db = this.db): Promise<void> {
-    await t.updateTable('session').set({ last_access_date: now }).where('id_hash', '=', idHash).execute();
+    await t.updateTable('session').set({ last_access_date: now, confirmed: 1 }).where('id_hash', '=', idHash).execute();
   }
 
   async delete(idHash: string, t: Db = this.db): Promise<void> {
     await t.deleteFrom('session').where('id_hash', '=', idHash).execute();
   }
 
-  /** Returns how many sessions were removed. */
-  async deleteByUser(userId: string, t: Db = this.db): Promise<number> {
-    const result = await t.deleteFrom('session').where('user_id', '=', userId).executeTakeFirst();
+  /** Every session of the user, except `keepIdHash`'s when given. Returns how many were removed. */
+  async deleteByUser(userId: string, keepIdHash?: string, t: Db = this.db): Promise<number> {
+    let q = t.deleteFrom('session').where('user_id', '=', userId);
+    if (keepIdHash !== undefined) q = q.where('id_hash', '!=', keepIdHash);
+    const result = await q.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
-  async deleteIdleSince(lastAccessBefore: string, t: Db = this.db): Promise<number> {
-    const result = await t.deleteFrom('session').where('last_access_date', '<', lastAccessBefore).executeTakeFirst();
+  /** The user's never-presented sessions opened from this client (same address and user agent). */
+  async deleteUnconfirmedOf(
+    userId: string,
+    client: { ip: string | null; userAgent: string | null },
+    t: Db = this.db,
+  ): Promise<void> {
+    await t
+      .deleteFrom('session')
+      .where('user_id', '=', userId)
+      .where('confirmed', '=', 0)
+      .where((eb) => (client.ip === null ? eb('ip', 'is', null) : eb('ip', '=', client.ip)))
+      .where((eb) =>
+        client.userAgent === null ? eb('user_agent', 'is', null) : eb('user_agent', '=', client.userAgent),
+      )
+      .execute();
+  }
+
+  /** Removes the sessions that are over; only the user's when `userId` is given. Returns how many. */
+  async deleteExpired(cutoffs: SessionCutoffs, userId?: string, t: Db = this.db): Promise<number> {
+    let q = t
+      .deleteFrom('session')
+      .where((eb) =>
+        eb.or([
+          eb('last_access_date', '<', cutoffs.idleBefore),
+          eb.and([eb('confirmed', '=', 0), eb('last_access_date', '<', cutoffs.unconfirmedBefore)]),
+          eb('created_date', '<', cutoffs.createdBefore),
+        ]),
+      );
+    if (userId !== undefined) q = q.where('user_id', '=', userId);
+    const result = await q.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -15,16 +15,23 @@ export const SESSION_COOKIE = 'KOMGA-SESSION';
 export const REMEMBER_ME_COOKIE = 'komga-remember-me';
 const AUTH_TOKEN_HEADER = 'x-auth-token';
 
+/** What authenticated a request: the first two and Basic are attached by browsers on their own. */
+export type Credential = 'session-cookie' | 'remember-me' | 'basic' | 'session-header' | 'api-key';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Authentication (api.md §2.2–2.4). For each protected request, in Spring Security's order:
  * 1. the session, from `X-Auth-Token` (raw id) when that header is present, else the `KOMGA-SESSION`
  *    cookie (base64 of the id); a Basic header for another e-mail wins over it;
- * 2. HTTP Basic: opens a session, answered as a cookie or, in header mode, as `X-Auth-Token`; with
- *    `remember-me=true|on|yes|1` in the query it also sets the remember-me cookie;
+ * 2. HTTP Basic: opens a session (accounts/sessions.ts), answered as a cookie or, in header mode, as
+ *    `X-Auth-Token`; with `remember-me=true|on|yes|1` in the query it also sets the remember-me cookie;
  * 3. `X-API-Key`: stateless;
  * 4. the `komga-remember-me` cookie: opens a session like Basic; an invalid one is cleared.
  * Otherwise 401, with `WWW-Authenticate: Basic realm="Realm"` unless the request says X-Requested-With.
- * Everything lives in the database: any instance can serve any request.
+ * A state-changing request authenticated by what a browser sends on its own (cookies, cached Basic) is
+ * refused when it comes from another site (see fromAnotherSite). Everything lives in the database: any
+ * instance can serve any request.
  */
 export const authPlugin = fp<AppDeps>(
   async (app, deps) => {
@@ -40,23 +47,10 @@ export const authPlugin = fp<AppDeps>(
       encode: (v: string) => v,
     });
 
-    const headerMode = (req: FastifyRequest) => req.headers[AUTH_TOKEN_HEADER] !== undefined;
-
-    const sessionIdOf = (req: FastifyRequest): string => {
-      if (headerMode(req)) return headerValue(req.headers[AUTH_TOKEN_HEADER]);
-      const cookie = req.cookies[SESSION_COOKIE];
-      return cookie ? Buffer.from(cookie, 'base64').toString('utf8') : '';
-    };
-
     const writeSession = (req: FastifyRequest, reply: FastifyReply, sessionId: string) => {
       if (headerMode(req)) reply.header('X-Auth-Token', sessionId);
       else reply.setCookie(SESSION_COOKIE, Buffer.from(sessionId, 'utf8').toString('base64'), cookieOptions(req));
     };
-
-    const clientOf = (req: FastifyRequest): ClientInfo => ({
-      ip: req.ip || null,
-      userAgent: headerValue(req.headers['user-agent']) || null,
-    });
 
     const fail = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
       if (err instanceof TooManyAttempts) {
@@ -67,8 +61,9 @@ export const authPlugin = fp<AppDeps>(
       throw err;
     };
 
-    const login = (req: FastifyRequest, reply: FastifyReply, l: Login) => {
+    const login = (req: FastifyRequest, reply: FastifyReply, l: Login, credential: Credential) => {
       req.user = l.user;
+      req.credential = credential;
       writeSession(req, reply, l.sessionId);
       if (l.rememberMe)
         reply.setCookie(REMEMBER_ME_COOKIE, l.rememberMe.value, {
@@ -77,7 +72,17 @@ export const authPlugin = fp<AppDeps>(
         });
     };
 
-    const authenticate = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const refusedAsCrossSite = (req: FastifyRequest, reply: FastifyReply) => {
+      if (SAFE_METHODS.has(req.method) || !fromAnotherSite(req)) return false;
+      void sendError(reply, req, 403, 'Cross-site request refused');
+      return true;
+    };
+
+    /**
+     * Resolves the caller. `optional` (public routes): a session or remember-me cookie that leads nowhere leaves
+     * the caller anonymous; Basic and API keys are checked as anywhere else. Answers 401/403/429 itself.
+     */
+    const authenticate = async (req: FastifyRequest, reply: FastifyReply, optional: boolean): Promise<void> => {
       if (req.user) return;
       const basic = parseBasic(req.headers.authorization);
 
@@ -86,20 +91,24 @@ export const authPlugin = fp<AppDeps>(
         const user = await authenticator.session(sessionId);
         const sameUser = !basic || (basic !== 'invalid' && basic.email.toLowerCase() === user?.email.toLowerCase());
         if (user && sameUser) {
+          const credential = headerMode(req) ? 'session-header' : 'session-cookie';
+          if (credential === 'session-cookie' && refusedAsCrossSite(req, reply)) return;
           req.user = user;
+          req.credential = credential;
           return;
         }
       }
 
       if (basic) {
         if (basic === 'invalid') return unauthorized(req, reply);
+        if (refusedAsCrossSite(req, reply)) return;
         try {
+          const rememberMe = isTrue((req.query as Record<string, unknown> | undefined)?.['remember-me']);
           login(
             req,
             reply,
-            await authenticator.basic(basic.email, basic.password, clientOf(req), {
-              rememberMe: isTrue((req.query as Record<string, unknown> | undefined)?.['remember-me']),
-            }),
+            await authenticator.basic(basic.email, basic.password, clientOf(req), { rememberMe }),
+            'basic',
           );
           return;
         } catch (err) {
@@ -111,6 +120,7 @@ export const authPlugin = fp<AppDeps>(
       if (apiKey !== undefined) {
         try {
           req.user = await authenticator.apiKey(headerValue(apiKey), clientOf(req));
+          req.credential = 'api-key';
           return;
         } catch (err) {
           return fail(req, reply, err);
@@ -119,48 +129,82 @@ export const authPlugin = fp<AppDeps>(
 
       const rememberMe = req.cookies[REMEMBER_ME_COOKIE];
       if (rememberMe) {
+        if (refusedAsCrossSite(req, reply)) return;
         const l = await authenticator.rememberMe(rememberMe, clientOf(req));
         if (l) {
-          login(req, reply, l);
+          login(req, reply, l, 'remember-me');
           return;
         }
         reply.clearCookie(REMEMBER_ME_COOKIE, { path: cookiePath });
       }
 
-      return unauthorized(req, reply);
+      if (!optional) return unauthorized(req, reply);
     };
 
     const requireRole = (role: Role): onRequestHookHandler =>
       async function requireRoleHook(req, reply) {
         if (!req.user) {
-          await authenticate(req, reply);
+          await authenticate(req, reply, false);
           if (reply.sent || !req.user) return reply;
         }
         if (!req.user.roles.has(role)) return sendError(reply, req, 403, 'Forbidden');
       };
 
     app.decorateRequest('user', undefined);
+    app.decorateRequest('credential', undefined);
     app.decorate('authenticate', async function authenticateHook(req: FastifyRequest, reply: FastifyReply) {
-      await authenticate(req, reply);
+      await authenticate(req, reply, false);
+      if (reply.sent) return reply;
+    });
+    app.decorate('authenticateIfAny', async function authenticateIfAnyHook(req: FastifyRequest, reply: FastifyReply) {
+      await authenticate(req, reply, true);
       if (reply.sent) return reply;
     });
     app.decorate('requireRole', requireRole);
 
-    registerLoginRoutes(app, deps, { cookiePath, contextPath, sessionIdOf, cookieOptions });
+    registerLoginRoutes(app, deps, { cookiePath, contextPath, cookieOptions });
   },
   { name: 'quire-auth' },
 );
 
-/** Logout (any method, no authentication needed) and set-cookie (api.md §2.4). */
+const headerMode = (req: FastifyRequest) => req.headers[AUTH_TOKEN_HEADER] !== undefined;
+
+function sessionIdOf(req: FastifyRequest): string {
+  if (headerMode(req)) return headerValue(req.headers[AUTH_TOKEN_HEADER]);
+  const cookie = req.cookies[SESSION_COOKIE];
+  return cookie ? Buffer.from(cookie, 'base64').toString('utf8') : '';
+}
+
+/** Where a request comes from, as authentication activity and sessions record it. */
+export const clientOf = (req: FastifyRequest): ClientInfo => ({
+  ip: req.ip || null,
+  userAgent: headerValue(req.headers['user-agent']) || null,
+});
+
+/**
+ * Whether a request shows that a page of another site sent it (CSRF). `X-Requested-With`, which Komga's web
+ * UI and ours send on every call, proves the opposite: a page of another origin can only add a header after a
+ * CORS preflight, and Quire grants none. Without it, an `Origin` must be the server's own (as the client sees
+ * it: scheme and host, through trusted proxies), and a `Sec-Fetch-Site` must not say cross-site or same-site.
+ * A request with none of these headers does not come from a browser page (browsers send `Origin` with every
+ * cross-origin POST), so native clients that keep the session cookie, such as Mihon, are not affected.
+ */
+export function fromAnotherSite(req: FastifyRequest): boolean {
+  if (req.headers['x-requested-with'] !== undefined) return false;
+  const origin = headerValue(req.headers.origin);
+  if (origin) return origin.toLowerCase() !== `${req.protocol}://${req.host}`.toLowerCase();
+  const site = headerValue(req.headers['sec-fetch-site']).toLowerCase();
+  return site === 'cross-site' || site === 'same-site';
+}
+
+/**
+ * Logout (any method, no authentication needed) and set-cookie (api.md §2.4). Logout ends the session and this
+ * browser's remember-me token; a page of another site may not do it (it could otherwise log anyone out).
+ */
 function registerLoginRoutes(
   app: FastifyInstance,
   deps: AppDeps,
-  h: {
-    cookiePath: string;
-    contextPath: string;
-    sessionIdOf(req: FastifyRequest): string;
-    cookieOptions(req: FastifyRequest): CookieSerializeOptions;
-  },
+  h: { cookiePath: string; contextPath: string; cookieOptions(req: FastifyRequest): CookieSerializeOptions },
 ) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const noContent = { 204: Type.Null({ description: 'No Content' }) };
@@ -175,7 +219,8 @@ function registerLoginRoutes(
       },
     },
     handler: async (req, reply) => {
-      await deps.accounts.authenticator.closeSession(h.sessionIdOf(req));
+      if (fromAnotherSite(req)) return sendError(reply, req, 403, 'Cross-site request refused');
+      await deps.accounts.authenticator.logout(sessionIdOf(req), req.cookies[REMEMBER_ME_COOKIE] ?? '');
       reply.clearCookie(SESSION_COOKIE, { path: h.cookiePath });
       reply.clearCookie(REMEMBER_ME_COOKIE, { path: h.cookiePath });
       const accept = headerValue(req.headers.accept);
@@ -189,7 +234,7 @@ function registerLoginRoutes(
     { schema: { response: noContent }, onRequest: app.authenticate },
     async (req, reply) => {
       const user = req.user!;
-      const sessionId = user.sessionId ?? (await deps.accounts.authenticator.openSession(user));
+      const sessionId = user.sessionId ?? (await deps.accounts.authenticator.openSession(user, clientOf(req)));
       reply.setCookie(SESSION_COOKIE, Buffer.from(sessionId, 'utf8').toString('base64'), h.cookieOptions(req));
       return reply.code(204).send(null);
     },

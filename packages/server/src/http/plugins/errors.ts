@@ -29,7 +29,10 @@ export function errorBody(status: number, message: string, path: string) {
   };
 }
 
+/** A failure never carries the validators (Last-Modified, ETag) a handler may have set before it failed. */
 export function sendError(reply: FastifyReply, req: FastifyRequest, status: number, message: string) {
+  reply.removeHeader('last-modified');
+  reply.removeHeader('etag');
   return reply
     .code(status)
     .type('application/json')

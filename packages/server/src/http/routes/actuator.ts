@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat, statfs } from 'node:fs/promises';
 import { arch, release, type } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { isAdmin } from '../../domain/user.js';
 import { CURRENT_LOG_FILE, logDirOf } from '../../logging.js';
 import { sendError } from '../plugins/errors.js';
@@ -22,16 +22,7 @@ export const actuatorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => 
   const { config, settings } = deps;
 
   // Public, but a caller who sends credentials is authenticated so that an admin sees the components.
-  // `authenticate` may be written callback- or promise-style; this works with either.
-  const authenticateIfCredentials = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-    if (!hasCredentials(req)) return;
-    await new Promise<void>((resolve, reject) => {
-      const result: unknown = app.authenticate.call(this, req, reply, (err?: Error) => (err ? reject(err) : resolve()));
-      if (result instanceof Promise) result.then(() => resolve(), reject);
-    });
-  };
-
-  app.get('/actuator/health', { onRequest: authenticateIfCredentials }, async (req, reply) => {
+  app.get('/actuator/health', { onRequest: app.authenticateIfAny }, async (req, reply) => {
     const components: Record<string, Component> = {
       db: await dbHealth(),
       diskSpace: await diskHealth(config.dataDir),
@@ -74,16 +65,6 @@ export const actuatorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => 
     }
   }
 };
-
-/**
- * Credentials Komga's main chain would look at (api.md §2.2). A stale session cookie therefore gets the
- * same 401 as on any protected path.
- */
-function hasCredentials(req: FastifyRequest): boolean {
-  const h = req.headers;
-  if (h.authorization || h['x-api-key'] || h['x-auth-token'] !== undefined) return true;
-  return /(?:^|;\s*)(KOMGA-SESSION|komga-remember-me)=/.test(h.cookie ?? '');
-}
 
 async function diskHealth(path: string): Promise<Component> {
   try {

@@ -113,7 +113,11 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     return book;
   };
 
-  /** Last-Modified = the media's last change; If-Modified-Since answered before access control (§1.7). */
+  /**
+   * Last-Modified = the media's last change, and If-Modified-Since → 304 (api.md §1.7). Called only once the
+   * caller may see the book: Komga answers before access control, which tells anyone that a hidden book
+   * exists and when it changed.
+   */
   const notModified = async (req: FastifyRequest, reply: FastifyReply, bookId: string): Promise<boolean> => {
     const lastModified = await books.queries.mediaLastModified(bookId);
     if (!lastModified) return false;
@@ -273,8 +277,8 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     { schema: { params: BookPageParams, querystring: BookPageQuery, response: binary }, onRequest: streaming },
     async (req, reply) => {
       const convert = conversion(req.query.convert);
-      if (await notModified(req, reply, req.params.bookId)) return reply;
       const book = await visibleBook(req, req.params.bookId);
+      if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
       const negotiate = req.query.contentNegotiation !== false;
       const pdf = negotiate && mediaProfileOf(book.media.mediaType) === 'PDF' && prefersPdf(req.headers.accept);
@@ -287,8 +291,8 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     '/api/v1/books/:bookId/pages/:pageNumber/raw',
     { schema: { params: BookPageParams, querystring: BookPageQuery, response: binary }, onRequest: streaming },
     async (req, reply) => {
-      if (await notModified(req, reply, req.params.bookId)) return reply;
       const book = await visibleBook(req, req.params.bookId);
+      if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
       const content = await books.pages.raw(book, n);
       return sendContent(reply, content.bytes, content.mediaType, pageFileName(book.name, n, content.mediaType));
@@ -299,8 +303,8 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     '/api/v1/books/:bookId/pages/:pageNumber/thumbnail',
     { schema: { params: BookPageParams, querystring: BookPageQuery, response: binary }, onRequest: auth },
     async (req, reply) => {
-      if (await notModified(req, reply, req.params.bookId)) return reply;
       const book = await visibleBook(req, req.params.bookId);
+      if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
       const content = await books.pages.thumbnail(book, n);
       return reply.type(content.mediaType).send(content.bytes);
@@ -377,8 +381,8 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     '/api/v1/books/:bookId/positions',
     { schema: { params: BookIdParams, response: { 200: R2PositionsDto } }, onRequest: auth },
     async (req, reply) => {
-      if (await notModified(req, reply, req.params.bookId)) return reply;
       const book = await visibleBook(req, req.params.bookId);
+      if (await notModified(req, reply, book.id)) return reply;
       const ext = book.media.status === 'READY' ? await books.pages.epubExtension(book) : null;
       if (!ext) throw notFound('Book is not an EPUB');
       return reply.type('application/vnd.readium.position-list+json').send(toPositions(ext));
@@ -398,9 +402,9 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
         await app.authenticate.call(app, req, reply, () => undefined);
         if (reply.sent) return reply;
       }
-      if (await notModified(req, reply, req.params.bookId)) return reply;
       const book = font ? await books.queries.findFile(req.params.bookId) : await visibleBook(req, req.params.bookId);
       if (!book) throw notFound();
+      if (await notModified(req, reply, book.id)) return reply;
       const content = await books.pages.resource(book, path);
       const name = path.split('/').at(-1) ?? path;
       return sendContent(reply, content.bytes, font ?? content.mediaType, name);

@@ -1,28 +1,16 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ClientSettingKeys, ClientSettingsDto, ClientSettingsGlobalUpdate, ClientSettingsUserUpdate } from '@quire/api';
 import type { AppDeps } from '../deps.js';
-
-const hasCredentials = (req: FastifyRequest) =>
-  Boolean(
-    req.headers.authorization ||
-    req.headers['x-api-key'] ||
-    req.headers['x-auth-token'] !== undefined ||
-    req.headers.cookie?.match(/(?:^|;\s*)(KOMGA-SESSION|komga-remember-me)=/),
-  );
 
 /** Client settings (api.md §9.5): an opaque key/value store the web clients keep on the server. */
 export const clientSettingsRoutes: FastifyPluginAsync<AppDeps> = async (instance, { clientSettings }) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 
   // Public; anonymous callers only get the entries marked allowUnauthorized.
-  const optionalAuth = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (hasCredentials(req)) return app.authenticate.call(app, req, reply, () => {});
-  };
-
   app.get(
     '/api/v1/client-settings/global/list',
-    { schema: { response: { 200: ClientSettingsDto } }, onRequest: optionalAuth },
+    { schema: { response: { 200: ClientSettingsDto } }, onRequest: app.authenticateIfAny },
     async (req) => Object.fromEntries(await clientSettings.global(!req.user)),
   );
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
-import { EVENT_AUDIENCE, type QuireEvent } from '@quire/api';
-import { isAdmin, type CurrentUser } from '../../domain/user.js';
+import type { QuireEvent } from '@quire/api';
+import { eventFor, type VisibleContent } from '../../events/audience.js';
 import type { AppDeps } from '../deps.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -15,13 +15,14 @@ export interface SseTimings {
 }
 
 /**
- * `GET /sse/v1/events` (api.md §6): one text/event-stream per client, fed from the event bus and
- * filtered by each event's audience. Every stream is completed when the server closes.
+ * `GET /sse/v1/events` (api.md §6): one text/event-stream per client, fed from the event bus and narrowed
+ * to what its user may see (events/audience.ts). Every stream is completed when the server closes.
  */
 export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, deps) => {
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
   const lifetimeMs = deps.lifetimeMs ?? STREAM_LIFETIME_MS;
   const open = new Set<() => void>();
+  const stillOpen = async (sessionId: string) => (await deps.accounts.authenticator.session(sessionId)) !== undefined;
 
   // preClose runs before the HTTP server stops accepting and waits for connections to end.
   app.addHook('preClose', async () => {
@@ -54,11 +55,27 @@ export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, d
     };
     open.add(end);
 
-    const unsubscribe = deps.events.subscribe((event) => {
-      if (ended || !isFor(event, user)) return;
-      write(res, `event:${event.type}\ndata:${JSON.stringify(event.data)}\n\n`);
+    const content: VisibleContent = {
+      series: (ids) => deps.visibility.series(user, ids),
+      books: (ids) => deps.visibility.books(user, ids),
+      collection: (id) => deps.visibility.collection(user, id),
+      readList: (id) => deps.visibility.readList(user, id),
+    };
+    /** One event, once the ones before it are out: deciding may need the database, the order must hold. */
+    const deliver = async (event: QuireEvent) => {
+      if (ended) return;
+      const narrowed = await eventFor(event, user, content);
+      if (!narrowed) return;
+      // A password change ends the user's other sessions and keeps the one it was made from.
+      if (narrowed.type === 'SessionExpired' && user.sessionId && (await stillOpen(user.sessionId))) return;
+      if (ended) return;
+      write(res, `event:${narrowed.type}\ndata:${JSON.stringify(narrowed.data)}\n\n`);
       // The client logs out on SessionExpired; this stream's credentials are gone, so it ends here.
-      if (event.type === 'SessionExpired') end();
+      if (narrowed.type === 'SessionExpired') end();
+    };
+    let queue = Promise.resolve();
+    const unsubscribe = deps.events.subscribe((event) => {
+      queue = queue.then(() => deliver(event)).catch((err: unknown) => req.log.warn({ err }, 'live event not sent'));
     });
     const heartbeat = setInterval(() => write(res, ':heartbeat\n\n'), heartbeatMs);
     const lifetime = setTimeout(end, lifetimeMs);
@@ -68,17 +85,6 @@ export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, d
     res.on('error', end);
   });
 };
-
-function isFor(event: QuireEvent, user: CurrentUser): boolean {
-  switch (EVENT_AUDIENCE[event.type]) {
-    case 'all':
-      return true;
-    case 'admin':
-      return isAdmin(user);
-    case 'self':
-      return 'userId' in event.data && event.data.userId === user.id;
-  }
-}
 
 function write(res: ServerResponse, chunk: string) {
   if (!res.writableEnded && !res.destroyed) res.write(chunk);

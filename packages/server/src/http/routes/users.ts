@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
@@ -17,6 +17,7 @@ import {
   UserUpdateDto,
 } from '@quire/api';
 import type { AppDeps } from '../deps.js';
+import { clientOf } from '../plugins/auth.js';
 import {
   toActivityPageRequest,
   toApiKeyDto,
@@ -26,6 +27,12 @@ import {
 } from '../mappers/users.js';
 
 const noContent = { 204: Type.Null({ description: 'No Content' }) };
+
+/** A request authenticated with HTTP Basic has just proved the caller's current password. */
+const passwordContext = (req: FastifyRequest) => ({
+  client: clientOf(req),
+  passwordProven: req.credential === 'basic',
+});
 
 /** /api/v2/users (api.md §3.7, §2.5): accounts, passwords, API keys, authentication activity. */
 export const userRoutes: FastifyPluginAsync<AppDeps> = async (instance, { accounts }) => {
@@ -72,7 +79,7 @@ export const userRoutes: FastifyPluginAsync<AppDeps> = async (instance, { accoun
     '/api/v2/users/me/password',
     { schema: { body: PasswordUpdateDto, response: noContent }, onRequest: auth },
     async (req, reply) => {
-      await accounts.users.changePassword(req.user!, req.user!.id, req.body.password);
+      await accounts.users.changePassword(req.user!, req.user!.id, req.body, passwordContext(req));
       return reply.code(204).send(null);
     },
   );
@@ -81,7 +88,7 @@ export const userRoutes: FastifyPluginAsync<AppDeps> = async (instance, { accoun
     '/api/v2/users/:id/password',
     { schema: { params: UserIdParams, body: PasswordUpdateDto, response: noContent }, onRequest: auth },
     async (req, reply) => {
-      await accounts.users.changePassword(req.user!, req.params.id, req.body.password);
+      await accounts.users.changePassword(req.user!, req.params.id, req.body, passwordContext(req));
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useChangePassword } from '../../api/users';
 import { useErrorText, useFullScreenDialog } from '../../components/dialogs';
@@ -7,7 +17,7 @@ import { validatePasswordForm, type PasswordError } from './password-form';
 
 export interface ChangePasswordDialogProps {
   open: boolean;
-  /** Whose password; omitted for the signed-in user's own. */
+  /** Whose password; omitted for the signed-in user's own, which also asks for the current password. */
   userId?: string;
   /** Shown under the title when an administrator changes someone else's password. */
   email?: string;
@@ -15,20 +25,25 @@ export interface ChangePasswordDialogProps {
   onChanged: () => void;
 }
 
-/** New password + repeat (ui.md §13.1), used from My account and from the users screen. */
+/**
+ * New password + repeat (ui.md §13.1), used from My account and from the users screen. For one's own password,
+ * the current one first (a Quire addition: the server asks for it from a browser session).
+ */
 export function ChangePasswordDialog({ open, userId, email, onClose, onChanged }: ChangePasswordDialogProps) {
   const { t } = useTranslation();
   const fullScreen = useFullScreenDialog();
   const errorText = useErrorText();
   const change = useChangePassword();
-  const [form, setForm] = useState({ password: '', repeat: '' });
+  const own = !userId;
+  const empty = { current: '', password: '', repeat: '' };
+  const [form, setForm] = useState(empty);
   const [submitted, setSubmitted] = useState(false);
-  const errors = validatePasswordForm(form);
+  const errors = validatePasswordForm(form, { needsCurrent: own });
   const message = (e: PasswordError | undefined) =>
     submitted && e ? t(e === 'required' ? 'account.required' : 'account.passwordsMustMatch') : undefined;
 
   const reset = () => {
-    setForm({ password: '', repeat: '' });
+    setForm(empty);
     setSubmitted(false);
     change.reset();
   };
@@ -38,8 +53,11 @@ export function ChangePasswordDialog({ open, userId, email, onClose, onChanged }
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    if (errors.password || errors.repeat) return;
-    change.mutate({ userId, password: form.password }, { onSuccess: onChanged });
+    if (Object.keys(errors).length) return;
+    change.mutate(
+      { userId, password: form.password, currentPassword: own ? form.current : undefined },
+      { onSuccess: onChanged },
+    );
   };
 
   return (
@@ -56,11 +74,24 @@ export function ChangePasswordDialog({ open, userId, email, onClose, onChanged }
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             {email && <Alert severity="info">{t('account.changePasswordFor', { email })}</Alert>}
+            {own && (
+              <TextField
+                label={t('account.currentPassword')}
+                type="password"
+                autoComplete="current-password"
+                autoFocus
+                required
+                value={form.current}
+                onChange={(e) => setForm({ ...form, current: e.target.value })}
+                error={!!message(errors.current)}
+                helperText={message(errors.current)}
+              />
+            )}
             <TextField
               label={t('account.newPassword')}
               type="password"
               autoComplete="new-password"
-              autoFocus
+              autoFocus={!own}
               required
               value={form.password}
               onChange={(e) => setForm({ ...form, password: e.target.value })}
@@ -77,6 +108,7 @@ export function ChangePasswordDialog({ open, userId, email, onClose, onChanged }
               error={!!message(errors.repeat)}
               helperText={message(errors.repeat)}
             />
+            {own && <Typography variant="body2">{t('account.otherSessionsSignedOut')}</Typography>}
             {change.isError && <Alert severity="error">{errorText(change.error)}</Alert>}
           </Stack>
         </DialogContent>

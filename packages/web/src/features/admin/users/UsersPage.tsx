@@ -141,10 +141,11 @@ export function UsersPage() {
           onSaved={() => done(t('users.userSaved'))}
         />
       )}
+      {/* An administrator's own password is changed as on My account: with the current one. */}
       <ChangePasswordDialog
         open={action?.kind === 'password'}
-        userId={target?.id}
-        email={target?.email}
+        userId={target?.id === me.data?.id ? undefined : target?.id}
+        email={target?.id === me.data?.id ? undefined : target?.email}
         onClose={() => setAction(null)}
         onChanged={() => done(t('users.passwordChanged'))}
       />

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseTrustedProxies } from '../src/config.js';
+
+describe('QUIRE_TRUSTED_PROXIES', () => {
+  it('trusts the loopback addresses by default', () => {
+    expect(loadConfig({}).trustedProxies).toEqual(['loopback']);
+  });
+
+  it('reads addresses, CIDR ranges and proxy-addr names; none or nothing trusts nobody', () => {
+    expect(parseTrustedProxies(' 10.0.0.2, 172.18.0.0/16,fd00::/8 , loopback,192.168.0.0/255.255.0.0')).toEqual([
+      '10.0.0.2',
+      '172.18.0.0/16',
+      'fd00::/8',
+      'loopback',
+      '192.168.0.0/255.255.0.0',
+    ]);
+    expect(parseTrustedProxies('none')).toEqual([]);
+    expect(parseTrustedProxies('')).toEqual([]);
+  });
+
+  it.each(['proxy.example.org', '10.0.0.0/33', '10.0.0.1/8/8', 'true', '*'])('refuses %j at start-up', (value) => {
+    expect(() => loadConfig({ QUIRE_TRUSTED_PROXIES: value })).toThrow(/QUIRE_TRUSTED_PROXIES/);
+  });
+});
+
+describe('session lifetime and password length', () => {
+  it('default to 30 days and 8 characters', () => {
+    expect(loadConfig({})).toMatchObject({ sessionLifetimeMs: 30 * 24 * 3600_000, passwordMinLength: 8 });
+  });
+
+  it('read QUIRE_SESSION_LIFETIME_DAYS (fractions allowed) and QUIRE_PASSWORD_MIN_LENGTH', () => {
+    const config = loadConfig({ QUIRE_SESSION_LIFETIME_DAYS: '0.5', QUIRE_PASSWORD_MIN_LENGTH: '12' });
+    expect(config).toMatchObject({ sessionLifetimeMs: 12 * 3600_000, passwordMinLength: 12 });
+  });
+
+  it.each([
+    ['QUIRE_SESSION_LIFETIME_DAYS', '0'],
+    ['QUIRE_SESSION_LIFETIME_DAYS', 'forever'],
+    ['QUIRE_PASSWORD_MIN_LENGTH', '7.5'],
+    ['QUIRE_PASSWORD_MIN_LENGTH', '-1'],
+  ])('refuses %s=%s at start-up', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
