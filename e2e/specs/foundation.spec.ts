@@ -146,6 +146,42 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
     expect(withOld.status).toBe(401);
   });
 
+  it("shows every user's authentication activity to the admin, newest first, sorted by a column", async () => {
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login/);
+    await page.getByRole('textbox', { name: 'Email' }).fill('admin@example.org');
+    await page.getByRole('textbox', { name: 'Password' }).fill('admin-secret');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+    await page.goto(`${server.url}/settings/users`);
+
+    const table = page.getByRole('table', { name: 'Authentication activity' });
+    await table.waitFor();
+    const headers = await table.getByRole('columnheader').allTextContents();
+    expect(headers).toEqual(['Date', 'E-mail', 'IP address', 'User agent', 'Source', 'Success', 'API key', 'Error']);
+    const rows = table.getByRole('row').filter({ has: page.getByRole('cell') });
+    const emails = async () =>
+      rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[1]?.textContent ?? ''));
+    // Newest first: the admin's own login just now; the reader's failed and successful logins are there too.
+    await expect.poll(async () => (await emails())[0]).toBe('admin@example.org');
+    expect(await emails()).toContain('reader@example.org');
+    const readerFailure = rows
+      .filter({ hasText: 'reader@example.org' })
+      .filter({ has: page.getByRole('img', { name: 'Failed' }) });
+    expect(await readerFailure.count()).toBeGreaterThan(0);
+    expect(await table.getByRole('columnheader', { name: 'Date' }).getAttribute('aria-sort')).toBe('descending');
+
+    // Sorted by e-mail, ascending then descending, by the server.
+    await table.getByRole('button', { name: 'E-mail' }).click();
+    expect(await table.getByRole('columnheader', { name: 'E-mail' }).getAttribute('aria-sort')).toBe('ascending');
+    await expect.poll(async () => (await emails()).at(-1)).toBe('reader@example.org');
+    expect((await emails())[0]).toBe('admin@example.org');
+    await table.getByRole('button', { name: 'E-mail' }).click();
+    await expect.poll(async () => (await emails())[0]).toBe('reader@example.org');
+    await expect.poll(async () => (await emails()).at(-1)).toBe('admin@example.org');
+  });
+
   it('switches to the dark theme', async () => {
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const before = await background();
