@@ -64,6 +64,19 @@ describe('browse: a library of series, filters held in the URL, search from the 
   const grid = () => main().getByRole('list', { name: 'Series' });
   const seriesShown = async () => (await grid().getByRole('link').allTextContents()).sort();
   const query = () => new URL(page.url()).searchParams;
+  /** "series|number - title" of each card of the Books grid, in order. */
+  const booksShown = () =>
+    main()
+      .getByRole('list', { name: 'Books' })
+      .getByRole('listitem')
+      .evaluateAll((items) =>
+        items.map((li) =>
+          [...li.querySelectorAll('a')]
+            .map((a) => a.textContent ?? '')
+            .filter(Boolean)
+            .join('|'),
+        ),
+      );
 
   beforeAll(async () => {
     server = await startServer();
@@ -187,6 +200,68 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await page.reload();
     await expect.poll(seriesShown).toEqual(['Knight Tales', 'Space Saga']);
     expect(query().getAll('readStatus')).toEqual(['isNot:READ']);
+  });
+
+  it("lists the library's books on its Books tab: filters in the URL, remembered, sort, selection, all libraries", async () => {
+    await main().getByRole('tab', { name: 'Books' }).click();
+    await page.waitForURL((u) => u.pathname === `/libraries/${libraryId}/books`);
+    // Sorted by series, then number; each card names its series.
+    await expect
+      .poll(booksShown)
+      .toEqual([
+        'Cozy Cafe|1 - Morning Brew',
+        'Knight Tales|1 - The Lost Sword',
+        'Space Saga|1 - Into the Void',
+        'Space Saga|2 - Dark Star',
+      ]);
+
+    // Read status (Cozy Cafe was marked read above).
+    await main().getByRole('button', { name: 'Filter and sort' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Filter and sort' });
+    await drawer.getByRole('checkbox', { name: 'Read', exact: true }).click();
+    await expect.poll(() => query().getAll('readStatus')).toEqual(['is:READ']);
+    await page.keyboard.press('Escape');
+    await expect.poll(booksShown).toEqual(['Cozy Cafe|1 - Morning Brew']);
+    await page.reload();
+    await expect.poll(booksShown).toEqual(['Cozy Cafe|1 - Morning Brew']);
+
+    // Media status: no book is in error.
+    await main().getByRole('button', { name: 'Filter and sort, 1 filter active' }).click();
+    await drawer.getByRole('button', { name: /^media status/i }).click();
+    await drawer.getByRole('checkbox', { name: 'Error' }).click();
+    await expect.poll(() => query().getAll('mediaStatus')).toEqual(['is:ERROR']);
+    await page.keyboard.press('Escape');
+    await main().getByText('The active filter has no matches').waitFor();
+    await main().getByRole('button', { name: 'Reset filters' }).click();
+    await expect.poll(() => booksShown().then((b) => b.length)).toBe(4);
+
+    // Sort by file name, newest key first: descending.
+    await main().getByRole('button', { name: 'Filter and sort' }).click();
+    await drawer.getByRole('checkbox', { name: 'Unread', exact: true }).click();
+    await drawer.getByRole('button', { name: 'File name' }).click();
+    await expect.poll(() => query().get('sort')).toBe('name,desc');
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(booksShown)
+      .toEqual(['Space Saga|2 - Dark Star', 'Space Saga|1 - Into the Void', 'Knight Tales|1 - The Lost Sword']);
+
+    // Remembered for this library: a bare URL gets them back.
+    await page.goto(`${server.url}/libraries/${libraryId}/books`);
+    await expect.poll(() => query().getAll('readStatus')).toEqual(['is:UNREAD']);
+    expect(query().get('sort')).toBe('name,desc');
+    await expect.poll(booksShown).toHaveLength(3);
+
+    // Multi-select: mark one book read from the selection bar; it leaves the unread list.
+    await main().getByRole('button', { name: 'Select 2 - Dark Star' }).click();
+    const bar = main().getByRole('toolbar', { name: 'Selection' });
+    await bar.getByText('1 selected').waitFor();
+    await bar.getByRole('button', { name: 'Mark as read' }).click();
+    await expect.poll(booksShown).toEqual(['Space Saga|1 - Into the Void', 'Knight Tales|1 - The Lost Sword']);
+
+    // The all-libraries pseudo-library has its own Books tab.
+    await page.goto(`${server.url}/libraries/all/books`);
+    await main().getByRole('heading', { level: 1, name: 'All libraries' }).waitFor();
+    await expect.poll(() => booksShown().then((b) => b.length)).toBe(4);
   });
 
   it('finds a book by its title from the app-bar search and opens it', async () => {

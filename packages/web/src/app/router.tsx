@@ -167,6 +167,14 @@ export function createRoutes(): RouteObject[] {
                           ),
                         ),
                         libraryTab(
+                          'books',
+                          'BOOKS',
+                          lazyPage(
+                            () => import('../features/library/BooksBrowsePage'),
+                            (m) => m.BooksBrowsePage,
+                          ),
+                        ),
+                        libraryTab(
                           'collections',
                           'COLLECTIONS',
                           lazyPage(
