@@ -1,11 +1,19 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { writeCbz } from '../../packages/server/test/support/library-builder.js';
 import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { repoRoot, startServer, type RunningServer } from '../support/server.js';
+
+/** A screenshot file under e2e/artifacts, to look at. */
+function artifact(name: string): string {
+  const dir = join(repoRoot, 'e2e/artifacts');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
 
 const EMAIL = 'browser@example.org';
 const PASSWORD = 'browse-secret';
@@ -287,5 +295,97 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await main().getByRole('heading', { level: 1, name: 'Search results for “Space Saga”' }).waitFor();
     const seriesRow = main().getByRole('region', { name: 'Series' });
     await expect.poll(() => seriesRow.getByRole('link', { name: 'Space Saga', exact: true }).count()).toBe(1);
+  });
+  it('shows the covers on a phone: a first tap on a poster reveals its actions, a second acts; a mouse hovers', async () => {
+    const saga = (await get<{ content: Named[] }>(`/api/v1/series?library_id=${libraryId}&unpaged=true`)).content.find(
+      (s) => s.name === 'Space Saga',
+    )!;
+    // The series page's grid of books: two cards with a read button each.
+    const seriesUrl = `${server.url}/series/${saga.id}`;
+    const cards = (p: Page) => p.getByRole('main').getByRole('list', { name: 'Books' }).getByRole('listitem');
+    const overlayOpacities = (p: Page) =>
+      cards(p).evaluateAll((items) =>
+        items.map((li) => Number(getComputedStyle(li.querySelector('.card-overlay')!).opacity)),
+      );
+    /** A finger on the poster of a card, at a fraction of its height (the middle holds the read button). */
+    const tapPoster = async (p: Page, index: number, fromTop = 0.5) => {
+      const poster = cards(p).nth(index).locator('.card-poster');
+      await poster.scrollIntoViewIfNeeded();
+      const box = (await poster.boundingBox())!;
+      await p.touchscreen.tap(box.x + box.width / 2, box.y + box.height * fromTop);
+    };
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+      deviceScaleFactor: 2,
+    });
+    try {
+      const tab = await phone.newPage();
+      await logIn(tab, server.url, EMAIL, PASSWORD);
+      await tab.goto(seriesUrl);
+      await expect.poll(() => cards(tab).count()).toBe(2);
+      await expect
+        .poll(() =>
+          cards(tab)
+            .locator('img')
+            .evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete)),
+        )
+        .toBe(true);
+      const first = cards(tab).first();
+      await first.scrollIntoViewIfNeeded();
+      // Nothing covers the posters: no overlay, so no read button over them.
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 0]);
+      await tab.screenshot({ path: artifact('phone-series-books.png') });
+
+      // First tap on a poster: the actions show, nothing opens.
+      const url = tab.url();
+      await tapPoster(tab, 0);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([1, 0]);
+      expect(tab.url()).toBe(url);
+      await tab.screenshot({ path: artifact('phone-series-books-revealed.png') });
+      // A tap elsewhere hides them again.
+      await tab.getByRole('heading', { level: 2, name: 'Books' }).tap();
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 0]);
+      // Reveal, then the second tap acts: the read button opens the reader.
+      await tapPoster(tab, 0);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([1, 0]);
+      await first.getByRole('link', { name: /^Read / }).tap();
+      await tab.waitForURL((u) => /^\/book\/[^/]+\/read$/.test(u.pathname));
+      await tab.goto(seriesUrl);
+      // A second tap on the poster itself, away from its buttons, opens the book.
+      await tapPoster(tab, 0);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([1, 0]);
+      await tapPoster(tab, 0, 0.2);
+      await tab.waitForURL((u) => /^\/book\/[^/]+$/.test(u.pathname));
+    } finally {
+      await phone.close();
+    }
+
+    // Desktop, with a mouse: hovering shows the actions at once, leaving hides them.
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const tab = await desktop.newPage();
+      await logIn(tab, server.url, EMAIL, PASSWORD);
+      await tab.goto(seriesUrl);
+      await expect.poll(() => cards(tab).count()).toBe(2);
+      expect(await overlayOpacities(tab)).toEqual([0, 0]);
+      const pointAt = async (index: number) => {
+        const box = (await cards(tab).nth(index).locator('.card-poster').boundingBox())!;
+        await tab.mouse.move(box.x + box.width / 2, box.y + box.height / 5);
+      };
+      await pointAt(1);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 1]);
+      await tab.getByRole('main').getByRole('heading', { level: 2, name: 'Books' }).hover();
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 0]);
+      await pointAt(1);
+      await cards(tab)
+        .nth(1)
+        .getByRole('link', { name: /^Read / })
+        .click();
+      await tab.waitForURL((u) => /^\/book\/[^/]+\/read$/.test(u.pathname));
+    } finally {
+      await desktop.close();
+    }
   });
 });
