@@ -1,11 +1,19 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { writeCbz } from '../../packages/server/test/support/library-builder.js';
 import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { repoRoot, startServer, type RunningServer } from '../support/server.js';
+
+/** A screenshot file under e2e/artifacts, to look at. */
+function artifact(name: string): string {
+  const dir = join(repoRoot, 'e2e/artifacts');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
 
 const EMAIL = 'browser@example.org';
 const PASSWORD = 'browse-secret';
@@ -64,6 +72,19 @@ describe('browse: a library of series, filters held in the URL, search from the 
   const grid = () => main().getByRole('list', { name: 'Series' });
   const seriesShown = async () => (await grid().getByRole('link').allTextContents()).sort();
   const query = () => new URL(page.url()).searchParams;
+  /** "series|number - title" of each card of the Books grid, in order. */
+  const booksShown = () =>
+    main()
+      .getByRole('list', { name: 'Books' })
+      .getByRole('listitem')
+      .evaluateAll((items) =>
+        items.map((li) =>
+          [...li.querySelectorAll('a')]
+            .map((a) => a.textContent ?? '')
+            .filter(Boolean)
+            .join('|'),
+        ),
+      );
 
   beforeAll(async () => {
     server = await startServer();
@@ -189,6 +210,68 @@ describe('browse: a library of series, filters held in the URL, search from the 
     expect(query().getAll('readStatus')).toEqual(['isNot:READ']);
   });
 
+  it("lists the library's books on its Books tab: filters in the URL, remembered, sort, selection, all libraries", async () => {
+    await main().getByRole('tab', { name: 'Books' }).click();
+    await page.waitForURL((u) => u.pathname === `/libraries/${libraryId}/books`);
+    // Sorted by series, then number; each card names its series.
+    await expect
+      .poll(booksShown)
+      .toEqual([
+        'Cozy Cafe|1 - Morning Brew',
+        'Knight Tales|1 - The Lost Sword',
+        'Space Saga|1 - Into the Void',
+        'Space Saga|2 - Dark Star',
+      ]);
+
+    // Read status (Cozy Cafe was marked read above).
+    await main().getByRole('button', { name: 'Filter and sort' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Filter and sort' });
+    await drawer.getByRole('checkbox', { name: 'Read', exact: true }).click();
+    await expect.poll(() => query().getAll('readStatus')).toEqual(['is:READ']);
+    await page.keyboard.press('Escape');
+    await expect.poll(booksShown).toEqual(['Cozy Cafe|1 - Morning Brew']);
+    await page.reload();
+    await expect.poll(booksShown).toEqual(['Cozy Cafe|1 - Morning Brew']);
+
+    // Media status: no book is in error.
+    await main().getByRole('button', { name: 'Filter and sort, 1 filter active' }).click();
+    await drawer.getByRole('button', { name: /^media status/i }).click();
+    await drawer.getByRole('checkbox', { name: 'Error' }).click();
+    await expect.poll(() => query().getAll('mediaStatus')).toEqual(['is:ERROR']);
+    await page.keyboard.press('Escape');
+    await main().getByText('The active filter has no matches').waitFor();
+    await main().getByRole('button', { name: 'Reset filters' }).click();
+    await expect.poll(() => booksShown().then((b) => b.length)).toBe(4);
+
+    // Sort by file name, newest key first: descending.
+    await main().getByRole('button', { name: 'Filter and sort' }).click();
+    await drawer.getByRole('checkbox', { name: 'Unread', exact: true }).click();
+    await drawer.getByRole('button', { name: 'File name' }).click();
+    await expect.poll(() => query().get('sort')).toBe('name,desc');
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(booksShown)
+      .toEqual(['Space Saga|2 - Dark Star', 'Space Saga|1 - Into the Void', 'Knight Tales|1 - The Lost Sword']);
+
+    // Remembered for this library: a bare URL gets them back.
+    await page.goto(`${server.url}/libraries/${libraryId}/books`);
+    await expect.poll(() => query().getAll('readStatus')).toEqual(['is:UNREAD']);
+    expect(query().get('sort')).toBe('name,desc');
+    await expect.poll(booksShown).toHaveLength(3);
+
+    // Multi-select: mark one book read from the selection bar; it leaves the unread list.
+    await main().getByRole('button', { name: 'Select 2 - Dark Star' }).click();
+    const bar = main().getByRole('toolbar', { name: 'Selection' });
+    await bar.getByText('1 selected').waitFor();
+    await bar.getByRole('button', { name: 'Mark as read' }).click();
+    await expect.poll(booksShown).toEqual(['Space Saga|1 - Into the Void', 'Knight Tales|1 - The Lost Sword']);
+
+    // The all-libraries pseudo-library has its own Books tab.
+    await page.goto(`${server.url}/libraries/all/books`);
+    await main().getByRole('heading', { level: 1, name: 'All libraries' }).waitFor();
+    await expect.poll(() => booksShown().then((b) => b.length)).toBe(4);
+  });
+
   it('finds a book by its title from the app-bar search and opens it', async () => {
     const darkStar = (await books()).find((b) => b.metadata.title === 'Dark Star')!;
     const box = page.getByRole('combobox', { name: 'Search' });
@@ -212,5 +295,97 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await main().getByRole('heading', { level: 1, name: 'Search results for “Space Saga”' }).waitFor();
     const seriesRow = main().getByRole('region', { name: 'Series' });
     await expect.poll(() => seriesRow.getByRole('link', { name: 'Space Saga', exact: true }).count()).toBe(1);
+  });
+  it('shows the covers on a phone: a first tap on a poster reveals its actions, a second acts; a mouse hovers', async () => {
+    const saga = (await get<{ content: Named[] }>(`/api/v1/series?library_id=${libraryId}&unpaged=true`)).content.find(
+      (s) => s.name === 'Space Saga',
+    )!;
+    // The series page's grid of books: two cards with a read button each.
+    const seriesUrl = `${server.url}/series/${saga.id}`;
+    const cards = (p: Page) => p.getByRole('main').getByRole('list', { name: 'Books' }).getByRole('listitem');
+    const overlayOpacities = (p: Page) =>
+      cards(p).evaluateAll((items) =>
+        items.map((li) => Number(getComputedStyle(li.querySelector('.card-overlay')!).opacity)),
+      );
+    /** A finger on the poster of a card, at a fraction of its height (the middle holds the read button). */
+    const tapPoster = async (p: Page, index: number, fromTop = 0.5) => {
+      const poster = cards(p).nth(index).locator('.card-poster');
+      await poster.scrollIntoViewIfNeeded();
+      const box = (await poster.boundingBox())!;
+      await p.touchscreen.tap(box.x + box.width / 2, box.y + box.height * fromTop);
+    };
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+      deviceScaleFactor: 2,
+    });
+    try {
+      const tab = await phone.newPage();
+      await logIn(tab, server.url, EMAIL, PASSWORD);
+      await tab.goto(seriesUrl);
+      await expect.poll(() => cards(tab).count()).toBe(2);
+      await expect
+        .poll(() =>
+          cards(tab)
+            .locator('img')
+            .evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete)),
+        )
+        .toBe(true);
+      const first = cards(tab).first();
+      await first.scrollIntoViewIfNeeded();
+      // Nothing covers the posters: no overlay, so no read button over them.
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 0]);
+      await tab.screenshot({ path: artifact('phone-series-books.png') });
+
+      // First tap on a poster: the actions show, nothing opens.
+      const url = tab.url();
+      await tapPoster(tab, 0);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([1, 0]);
+      expect(tab.url()).toBe(url);
+      await tab.screenshot({ path: artifact('phone-series-books-revealed.png') });
+      // A tap elsewhere hides them again.
+      await tab.getByRole('heading', { level: 2, name: 'Books' }).tap();
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 0]);
+      // Reveal, then the second tap acts: the read button opens the reader.
+      await tapPoster(tab, 0);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([1, 0]);
+      await first.getByRole('link', { name: /^Read / }).tap();
+      await tab.waitForURL((u) => /^\/book\/[^/]+\/read$/.test(u.pathname));
+      await tab.goto(seriesUrl);
+      // A second tap on the poster itself, away from its buttons, opens the book.
+      await tapPoster(tab, 0);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([1, 0]);
+      await tapPoster(tab, 0, 0.2);
+      await tab.waitForURL((u) => /^\/book\/[^/]+$/.test(u.pathname));
+    } finally {
+      await phone.close();
+    }
+
+    // Desktop, with a mouse: hovering shows the actions at once, leaving hides them.
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const tab = await desktop.newPage();
+      await logIn(tab, server.url, EMAIL, PASSWORD);
+      await tab.goto(seriesUrl);
+      await expect.poll(() => cards(tab).count()).toBe(2);
+      expect(await overlayOpacities(tab)).toEqual([0, 0]);
+      const pointAt = async (index: number) => {
+        const box = (await cards(tab).nth(index).locator('.card-poster').boundingBox())!;
+        await tab.mouse.move(box.x + box.width / 2, box.y + box.height / 5);
+      };
+      await pointAt(1);
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 1]);
+      await tab.getByRole('main').getByRole('heading', { level: 2, name: 'Books' }).hover();
+      await expect.poll(() => overlayOpacities(tab)).toEqual([0, 0]);
+      await pointAt(1);
+      await cards(tab)
+        .nth(1)
+        .getByRole('link', { name: /^Read / })
+        .click();
+      await tab.waitForURL((u) => /^\/book\/[^/]+\/read$/.test(u.pathname));
+    } finally {
+      await desktop.close();
+    }
   });
 });

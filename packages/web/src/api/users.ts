@@ -4,10 +4,18 @@ import { api, ApiError } from './client';
 
 /** Users, the signed-in user's password, API keys and authentication activity (api.md §2.5, §2.9, §3.7). */
 
+/** The properties the server sorts authentication activity by (Komga's list: no source, no API key). */
+export const ACTIVITY_SORTS = ['dateTime', 'email', 'ip', 'userAgent', 'success', 'error'] as const;
+export type ActivitySort = (typeof ACTIVITY_SORTS)[number];
+
 export interface ActivityPage {
   page: number;
   size: number;
+  sort: { property: ActivitySort; order: 'asc' | 'desc' };
 }
+
+/** Whose activity: the signed-in user's own, or everyone's (administrators). */
+export type ActivityScope = 'me' | 'all';
 
 /** The signed-in user is `authKeys.me` (api/auth.ts, `['users', 'me']`); everything here sits beside it. */
 export const userKeys = {
@@ -15,7 +23,7 @@ export const userKeys = {
   lists: () => [...userKeys.all, 'list'] as const,
   latestActivity: (userId: string) => [...userKeys.all, 'latest-activity', userId] as const,
   apiKeys: () => [...userKeys.all, 'me', 'api-keys'] as const,
-  myActivity: (p: ActivityPage) => [...userKeys.all, 'me', 'authentication-activity', p] as const,
+  activity: (scope: ActivityScope, p: ActivityPage) => [...userKeys.all, 'authentication-activity', scope, p] as const,
 };
 
 /** Turns a 404 into `fallback`; any other failure stays an error. */
@@ -42,21 +50,23 @@ export const userQueries = {
     }),
   apiKeys: () =>
     queryOptions({ queryKey: userKeys.apiKeys(), queryFn: () => api<ApiKeyDto[]>('/api/v2/users/me/api-keys') }),
-  myActivity: (p: ActivityPage) =>
+  activity: (scope: ActivityScope, p: ActivityPage) =>
     queryOptions({
-      queryKey: userKeys.myActivity(p),
+      queryKey: userKeys.activity(scope, p),
       placeholderData: keepPreviousData,
       queryFn: () =>
-        api<Page<AuthenticationActivityDto>>('/api/v2/users/me/authentication-activity', {
-          query: { page: p.page, size: p.size, sort: ['dateTime,desc'] },
-        }),
+        api<Page<AuthenticationActivityDto>>(
+          scope === 'me' ? '/api/v2/users/me/authentication-activity' : '/api/v2/users/authentication-activity',
+          { query: { page: p.page, size: p.size, sort: [`${p.sort.property},${p.sort.order}`] } },
+        ),
     }),
 };
 
 export const useUsers = () => useQuery(userQueries.list());
 export const useLatestActivity = (userId: string) => useQuery(userQueries.latestActivity(userId));
 export const useApiKeys = () => useQuery(userQueries.apiKeys());
-export const useMyAuthenticationActivity = (p: ActivityPage) => useQuery(userQueries.myActivity(p));
+export const useAuthenticationActivity = (scope: ActivityScope, p: ActivityPage) =>
+  useQuery(userQueries.activity(scope, p));
 
 export function useCreateUser() {
   const qc = useQueryClient();

@@ -33,24 +33,42 @@ describe('route guards', () => {
       libraries: [buildLibrary()],
       route: '/settings/server',
     });
+    // The first test of the file loads the dashboard's code: slow on a busy machine.
+    await waitFor(() => expect(location()).toBe('/dashboard'), { timeout: 5000 });
+  });
+
+  it.each(['/settings', '/settings/users/add'])('sends a non-admin away from %s too', async (route) => {
+    const { location } = renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route });
     await waitFor(() => expect(location()).toBe('/dashboard'));
   });
 
-  it.each(['/settings', '/media-management/duplicate-pages', '/import'])(
-    'sends a non-admin away from %s too',
-    async (route) => {
-      const { location } = renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route });
-      await waitFor(() => expect(location()).toBe('/dashboard'));
-    },
-  );
-
   it('follows admin redirects', async () => {
-    const { location } = renderScreen(null, {
-      user: buildAdmin(),
-      libraries: [buildLibrary()],
-      route: '/media-management/duplicate-pages',
-    });
-    await waitFor(() => expect(location()).toBe('/media-management/duplicate-pages/known'));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => {})),
+    );
+    const { location } = renderScreen(null, { user: buildAdmin(), libraries: [buildLibrary()], route: '/settings' });
+    await waitFor(() => expect(location()).toBe('/settings/users'));
+  });
+
+  // Screens of later issues have no route until they are built: no page that does nothing (issue 12, item 10).
+  it.each([
+    '/history',
+    '/settings/metrics',
+    '/settings/announcements',
+    '/media-management',
+    '/media-management/analysis',
+    '/media-management/duplicate-files',
+    '/media-management/duplicate-pages',
+    '/media-management/duplicate-pages/known',
+    '/media-management/duplicate-pages/unknown',
+    '/import',
+    '/import/books',
+    '/import/readlist',
+  ])('shows an admin the not-found page at %s, a screen not built yet', async (route) => {
+    const { location } = renderScreen(null, { user: buildAdmin(), libraries: [buildLibrary()], route });
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(location()).toBe(route);
   });
 
   it('shows not found with a link home for an unknown path', async () => {

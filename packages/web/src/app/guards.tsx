@@ -13,6 +13,7 @@ import { ALL_LIBRARIES, libraryView, usePreferences, type LibraryView } from './
 export const LIBRARY_VIEW_PATHS: Record<LibraryView, string> = {
   RECOMMENDED: 'recommended',
   BROWSE: 'series',
+  BOOKS: 'books',
   COLLECTIONS: 'collections',
   READLISTS: 'readlists',
 };

@@ -14,8 +14,8 @@ export type ContinuousScale = 'original' | 'width';
 export type ReaderBackground = 'black' | 'gray' | 'white';
 /** Poster size of browse grids. */
 export type CardSize = 'small' | 'medium' | 'large';
-/** The remembered sub-view of a library (spec §2). */
-export type LibraryView = 'RECOMMENDED' | 'BROWSE' | 'COLLECTIONS' | 'READLISTS';
+/** The remembered sub-view of a library (spec §2; BOOKS from ui.md §4.2). */
+export type LibraryView = 'RECOMMENDED' | 'BROWSE' | 'BOOKS' | 'COLLECTIONS' | 'READLISTS';
 
 export interface WebReaderPreferences {
   paged: { scale: PagedScale; pageLayout: PageLayout };
@@ -66,10 +66,12 @@ export interface Preferences {
   thumbnailsPageSize: number;
   collection: { filters: Record<string, ActiveFilters> };
   readList: { filters: Record<string, ActiveFilters> };
-  /** Keyed by library id, or 'all' for all libraries. */
+  /** Keyed by library id, or 'all' for all libraries. `filters` and `sort` are the series tab's. */
   library: {
     filters: Record<string, ActiveFilters>;
     sort: Record<string, SortPreference>;
+    bookFilters: Record<string, ActiveFilters>;
+    bookSort: Record<string, SortPreference>;
     view: Record<string, LibraryView>;
   };
   /** The folder last browsed on the import books screen. */
@@ -106,7 +108,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   thumbnailsPageSize: 10,
   collection: { filters: {} },
   readList: { filters: {} },
-  library: { filters: {}, sort: {}, view: {} },
+  library: { filters: {}, sort: {}, bookFilters: {}, bookSort: {}, view: {} },
   importPath: '',
   duplicatesNewPageSize: 10,
   rememberMe: false,

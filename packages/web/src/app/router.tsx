@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useMatches, useParams, type RouteObject } from 'react-router';
 import { basePath } from '../api/client';
 import { FullPageLoader } from '../components/PageSkeleton';
-import { EmptyPage, NotFoundPage } from '../features/errors/NotFoundPage';
+import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { RouteError } from '../features/errors/RouteError';
 import { AppLayout } from './AppLayout';
 import { LibraryRedirect, RequireAdmin, RequireAuth, RequireLibraries } from './guards';
@@ -75,7 +75,10 @@ const sectionPage = lazyPage(
   (m) => m.SectionPage,
 );
 
-/** Every route of spec §2. Screens of later issues render EmptyPage until they arrive. */
+/**
+ * The routes of spec §2 whose screens exist. Screens of later issues (history, metrics, announcements, media
+ * management, import) get their routes with their screens; until then their paths show the not-found page.
+ */
 export function createRoutes(): RouteObject[] {
   return [
     {
@@ -164,6 +167,14 @@ export function createRoutes(): RouteObject[] {
                           ),
                         ),
                         libraryTab(
+                          'books',
+                          'BOOKS',
+                          lazyPage(
+                            () => import('../features/library/BooksBrowsePage'),
+                            (m) => m.BooksBrowsePage,
+                          ),
+                        ),
+                        libraryTab(
                           'collections',
                           'COLLECTIONS',
                           lazyPage(
@@ -228,7 +239,6 @@ export function createRoutes(): RouteObject[] {
                     (m) => m.SearchPage,
                   ),
                 },
-                { path: 'history', Component: EmptyPage },
                 {
                   path: 'account',
                   lazy: lazyPage(
@@ -255,20 +265,6 @@ export function createRoutes(): RouteObject[] {
                         (m) => m.ServerSettingsPage,
                       ),
                     },
-                    { path: 'settings/metrics', Component: EmptyPage },
-                    { path: 'settings/announcements', Component: EmptyPage },
-                    { path: 'media-management', element: <Navigate to="/media-management/analysis" replace /> },
-                    { path: 'media-management/analysis', Component: EmptyPage },
-                    { path: 'media-management/duplicate-files', Component: EmptyPage },
-                    {
-                      path: 'media-management/duplicate-pages',
-                      element: <Navigate to="/media-management/duplicate-pages/known" replace />,
-                    },
-                    { path: 'media-management/duplicate-pages/known', Component: EmptyPage },
-                    { path: 'media-management/duplicate-pages/unknown', Component: EmptyPage },
-                    { path: 'import', element: <Navigate to="/import/books" replace /> },
-                    { path: 'import/books', Component: EmptyPage },
-                    { path: 'import/readlist', Component: EmptyPage },
                   ],
                 },
                 { path: '*', Component: NotFoundPage },

@@ -1,4 +1,4 @@
-import { useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Fab from '@mui/material/Fab';
@@ -151,15 +151,46 @@ const overlayButton = {
 } as const;
 
 /**
- * The shell of every item card (ui.md §2.1): poster with badges, hover overlay (selection circle, read button, edit
- * pencil, ⋮ menu), title link and a sub-line. The title link covers the whole card, so the poster is clickable
- * without a second link; the overlay's controls sit above it. On touch screens, where nothing hovers, the circle
- * and the menu stay visible.
+ * The shell of every item card (ui.md §2.1): poster with badges, an overlay of actions (selection circle, read button,
+ * edit pencil, ⋮ menu), title link and a sub-line. The title link covers the whole card, so the poster is clickable
+ * without a second link; the overlay's controls sit above it.
+ *
+ * The overlay shows while the pointer hovers the card, while it holds the keyboard focus, while the card is selected
+ * or a selection is under way, and while its menu is open. Touch screens do not hover: there the first tap on the
+ * poster shows the overlay instead of opening the item, the second tap acts (opens the item, or presses the button
+ * tapped), and a tap elsewhere hides it again. That first tap is caught before it reaches anything on the poster,
+ * the hidden overlay's buttons included.
  */
 export function ItemCard(props: ItemCardProps) {
   const { t } = useTranslation();
   const { selectable, selected = false, preselect = false, onSelect } = props;
   const [menuFocus, setMenuFocus] = useState(false);
+  const [revealed, setRevealed] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const poster = useRef<HTMLDivElement>(null);
+  /** How the last press began: `touch`, `pen` or `mouse`. */
+  const pointer = useRef('mouse');
+  const shown = selected || preselect || menuFocus || revealed;
+
+  useEffect(() => {
+    if (!revealed) return;
+    const hide = (e: PointerEvent) => {
+      if (!root.current?.contains(e.target as Node)) setRevealed(false);
+    };
+    document.addEventListener('pointerdown', hide);
+    return () => document.removeEventListener('pointerdown', hide);
+  }, [revealed]);
+
+  /** A first tap on the poster of a touch screen reveals the overlay; the click it makes goes nowhere. */
+  const onClickCapture = (e: MouseEvent) => {
+    // detail 0: a click made by the keyboard, which has its own way to the overlay (focus).
+    if (shown || pointer.current !== 'touch' || e.detail === 0 || !poster.current) return;
+    const r = poster.current.getBoundingClientRect();
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) return;
+    e.preventDefault();
+    e.stopPropagation();
+    setRevealed(true);
+  };
 
   const onCardClick = (e: MouseEvent) => {
     if (!preselect || !onSelect) return;
@@ -170,17 +201,24 @@ export function ItemCard(props: ItemCardProps) {
   const showControls = !preselect;
   return (
     <Box
+      ref={root}
       data-testid="item-card"
+      onPointerDownCapture={(e) => (pointer.current = e.pointerType)}
+      onClickCapture={onClickCapture}
       sx={{
         position: 'relative',
         isolation: 'isolate',
         minWidth: 0,
-        '&:hover .card-overlay, &:focus-within .card-overlay': { opacity: 1 },
-        '&:hover .card-poster': { outlineColor: (th) => th.palette.secondary.dark },
-        '@media (hover: none)': { '& .card-overlay': { opacity: 1, bgcolor: 'transparent' } },
+        '&:focus-within .card-overlay': { opacity: 1 },
+        // Only a real hover: touch browsers leave :hover on the last element tapped.
+        '@media (hover: hover)': {
+          '&:hover .card-overlay': { opacity: 1 },
+          '&:hover .card-poster': { outlineColor: (th) => (selected ? undefined : th.palette.secondary.dark) },
+        },
       }}
     >
       <Box
+        ref={poster}
         className="card-poster"
         sx={{
           position: 'relative',
@@ -189,7 +227,7 @@ export function ItemCard(props: ItemCardProps) {
           overflow: 'hidden',
           outline: '3px solid',
           outlineOffset: -3,
-          outlineColor: selected ? 'secondary.main' : 'transparent',
+          outlineColor: selected ? 'secondary.main' : revealed ? 'secondary.dark' : 'transparent',
         }}
       >
         <Poster kind={props.kind} id={props.id} />
@@ -211,11 +249,13 @@ export function ItemCard(props: ItemCardProps) {
           sx={{
             position: 'absolute',
             inset: 0,
-            opacity: selected || preselect || menuFocus ? 1 : 0,
+            opacity: shown ? 1 : 0,
             transition: 'opacity 120ms',
             bgcolor: (th) => (selected ? 'transparent' : alpha(th.palette.common.black, 0.3)),
             pointerEvents: 'none',
             '& .MuiButtonBase-root': { pointerEvents: 'auto' },
+            // The first tap is caught anyway; this keeps a hidden button from even rippling under it.
+            '@media (hover: none)': { '& .MuiButtonBase-root': { pointerEvents: shown ? 'auto' : 'none' } },
             zIndex: 2,
           }}
         >

@@ -39,17 +39,34 @@ export interface PagerProps {
   page: number;
   totalPages: number;
   onChange: (page: number) => void;
+  /**
+   * Keeps the pager's height while there is a single page or no answer yet, so that what is below does not move
+   * when a second page turns up (a pager above a grid).
+   */
+  reserveSpace?: boolean;
 }
 
+/** Height of a reserved pager: a medium pagination (32 px) with some air. */
+const PAGER_HEIGHT = 48;
+
 /** Numbered paging (ui.md §2.6); fewer buttons on small screens; nothing for a single page. */
-export function Pager({ page, totalPages, onChange }: PagerProps) {
+export function Pager({ page, totalPages, onChange, reserveSpace }: PagerProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const wide = useMediaQuery(theme.breakpoints.up('lg'));
-  if (totalPages <= 1) return null;
+  if (totalPages <= 1) return reserveSpace ? <Box sx={{ height: PAGER_HEIGHT }} /> : null;
   return (
-    <Box component="nav" aria-label={t('browse.pager.label')} sx={{ display: 'flex', justifyContent: 'center', my: 2 }}>
+    <Box
+      component="nav"
+      aria-label={t('browse.pager.label')}
+      sx={{
+        display: 'flex',
+        justifyContent: 'center',
+        alignItems: 'center',
+        ...(reserveSpace ? { height: PAGER_HEIGHT } : { my: 2 }),
+      }}
+    >
       <Pagination
         page={Math.min(page, totalPages)}
         count={totalPages}

@@ -97,6 +97,37 @@ describe('BookCard', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('link', { name: /^Read / })).not.toBeInTheDocument();
   });
 
+  // ui.md §2.1; issue 12, item 14. jsdom lays nothing out: the poster's box is empty, so every tap lands "on" it.
+  it('on a touch screen, opens on the second tap only: the first one shows the actions', async () => {
+    const { user, location } = show(<BookCard book={buildBook()} />);
+    const title = screen.getByRole('link', { name: '1 - Chapter One' });
+    const tap = () => user.pointer({ keys: '[TouchA]', target: title });
+    await tap();
+    expect(location()).toBe('/');
+    await tap();
+    expect(location()).toBe('/book/book-1');
+  });
+
+  it('with a mouse, opens on the first click', async () => {
+    const { user, location } = show(<BookCard book={buildBook()} />);
+    await user.click(screen.getByRole('link', { name: '1 - Chapter One' }));
+    expect(location()).toBe('/book/book-1');
+  });
+
+  it('on a touch screen, a tap elsewhere hides the actions again', async () => {
+    const { user, location } = show(
+      <>
+        <BookCard book={buildBook()} />
+        <p>elsewhere</p>
+      </>,
+    );
+    const title = screen.getByRole('link', { name: '1 - Chapter One' });
+    await user.pointer({ keys: '[TouchA]', target: title });
+    await user.pointer({ keys: '[TouchA]', target: screen.getByText('elsewhere') });
+    await user.pointer({ keys: '[TouchA]', target: title });
+    expect(location()).toBe('/');
+  });
+
   it('selects through its circle, telling whether shift was held', async () => {
     const onSelect = vi.fn();
     const { user } = show(<BookCard book={buildBook()} selectable onSelect={onSelect} />);

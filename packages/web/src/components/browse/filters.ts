@@ -141,11 +141,15 @@ export interface SortValue {
 
 export const sortParam = (s: SortValue) => `${s.key},${s.order}`;
 
+/** `key,order`, where a key may name several properties (`series,metadata.numberSort,asc`). */
 export function parseSort(value: string | null, options: readonly SortOption[]): SortValue | null {
   if (!value) return null;
-  const [key, order] = value.split(',');
+  const parts = value.split(',');
+  const last = parts.at(-1);
+  const order = last === 'asc' || last === 'desc' ? (parts.pop() as 'asc' | 'desc') : 'asc';
+  const key = parts.join(',');
   if (!key || !options.some((o) => o.key === key)) return null;
-  return { key, order: order === 'desc' ? 'desc' : 'asc' };
+  return { key, order };
 }
 
 /** Clicking a sort: a new key starts descending, the active one flips. */

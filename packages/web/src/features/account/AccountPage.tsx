@@ -65,7 +65,7 @@ export function AccountPage() {
       </Box>
 
       <ApiKeysSection />
-      <AuthenticationActivityTable />
+      <AuthenticationActivityTable scope="me" />
 
       <ChangePasswordDialog
         open={changingPassword}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -11,38 +11,123 @@ import {
   TableHead,
   TablePagination,
   TableRow,
+  TableSortLabel,
   Tooltip,
   Typography,
 } from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
 import { useTranslation } from 'react-i18next';
-import { useMyAuthenticationActivity } from '../../api/users';
+import type { AuthenticationActivityDto } from '@quire/api';
+import { useAuthenticationActivity, type ActivityPage, type ActivityScope, type ActivitySort } from '../../api/users';
 import { useDateTimeFormat, useErrorText } from '../../components/dialogs';
 
 const PAGE_SIZES = [20, 50, 100];
+const DEFAULT_SORT: ActivityPage['sort'] = { property: 'dateTime', order: 'desc' };
+/** The sources the server records (api.md §2.9); anything else is shown as it comes. */
+const KNOWN_SOURCES = ['Password', 'RememberMe', 'ApiKey'];
 
-/** The signed-in user's own authentication activity, newest first, paged by the server (ui.md §13.1, §14). */
-export function AuthenticationActivityTable() {
+/** E-mails, addresses and user agents read left to right in any language; the cell still follows the page. */
+const ltr = (value: string | null | undefined) => (value ? <span dir="ltr">{value}</span> : '');
+
+interface Column {
+  key: string;
+  label: string;
+  /** The server sorts by this property. */
+  sort?: ActivitySort;
+  render: (row: AuthenticationActivityDto) => ReactNode;
+  sx?: object;
+}
+
+/**
+ * Authentication activity, paged and sorted by the server (ui.md §13.1, §14): the signed-in user's own (`me`), or
+ * every user's with their e-mail (`all`, administrators). Newest first until a column header says otherwise.
+ */
+export function AuthenticationActivityTable({ scope }: { scope: ActivityScope }) {
   const { t } = useTranslation();
+  const headingId = useId();
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(PAGE_SIZES[0]!);
-  const activity = useMyAuthenticationActivity({ page, size });
+  const [sort, setSort] = useState(DEFAULT_SORT);
+  const activity = useAuthenticationActivity(scope, { page, size, sort });
   const errorText = useErrorText();
   const formatDate = useDateTimeFormat();
-  const columns = [
-    t('account.activityDate'),
-    t('account.activitySuccess'),
-    t('account.activitySource'),
-    t('account.activityIp'),
-    t('account.activityUserAgent'),
-    t('account.activityApiKey'),
-    t('account.activityError'),
+
+  const source = (value: string | null | undefined) =>
+    value && KNOWN_SOURCES.includes(value) ? t(`account.activitySources.${value}`) : (value ?? '');
+  const columns: Column[] = [
+    {
+      key: 'date',
+      label: t('account.activityDate'),
+      sort: 'dateTime',
+      render: (row) => formatDate(row.dateTime),
+      sx: { whiteSpace: 'nowrap' },
+    },
+    ...(scope === 'all'
+      ? [
+          {
+            key: 'email',
+            label: t('account.email'),
+            sort: 'email' as const,
+            render: (row: AuthenticationActivityDto) => ltr(row.email),
+            sx: { wordBreak: 'break-all', minWidth: 160 },
+          },
+        ]
+      : []),
+    {
+      key: 'ip',
+      label: t('account.activityIp'),
+      sort: 'ip',
+      render: (row) => ltr(row.ip),
+    },
+    {
+      key: 'userAgent',
+      label: t('account.activityUserAgent'),
+      sort: 'userAgent',
+      render: (row) => ltr(row.userAgent),
+      sx: { minWidth: 200, wordBreak: 'break-word' },
+    },
+    { key: 'source', label: t('account.activitySource'), render: (row) => source(row.source) },
+    {
+      key: 'success',
+      label: t('account.activitySuccess'),
+      sort: 'success',
+      render: (row) => {
+        const label = row.success ? t('account.activitySucceeded') : t('account.activityFailed');
+        return (
+          <Tooltip title={label}>
+            {row.success ? (
+              <CheckCircleIcon color="success" titleAccess={label} />
+            ) : (
+              <ErrorIcon color="error" titleAccess={label} />
+            )}
+          </Tooltip>
+        );
+      },
+    },
+    { key: 'apiKey', label: t('account.activityApiKey'), render: (row) => row.apiKeyComment ?? '' },
+    {
+      key: 'error',
+      label: t('account.activityError'),
+      sort: 'error',
+      render: (row) => row.error ?? '',
+      sx: { wordBreak: 'break-word' },
+    },
   ];
 
+  /** A new column starts ascending (dates: newest first); the active one flips. Back to the first page. */
+  const sortBy = (property: ActivitySort) => {
+    setSort((s) =>
+      s.property === property
+        ? { property, order: s.order === 'asc' ? 'desc' : 'asc' }
+        : { property, order: property === 'dateTime' ? 'desc' : 'asc' },
+    );
+    setPage(0);
+  };
+
   return (
-    <Box component="section" aria-labelledby="activity-heading">
-      <Typography id="activity-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
+    <Box component="section" aria-labelledby={headingId}>
+      <Typography id={headingId} variant="h6" component="h2" sx={{ mb: 1 }}>
         {t('account.authenticationActivity')}
       </Typography>
       {activity.isError ? (
@@ -50,14 +135,32 @@ export function AuthenticationActivityTable() {
       ) : (
         <Paper variant="outlined">
           <TableContainer sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-labelledby="activity-heading">
+            <Table
+              size="small"
+              aria-labelledby={headingId}
+              aria-busy={activity.isFetching || undefined}
+              sx={{ opacity: activity.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+            >
               <TableHead>
                 <TableRow>
-                  {columns.map((c) => (
-                    <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
-                      {c}
-                    </TableCell>
-                  ))}
+                  {columns.map((c) => {
+                    const active = c.sort !== undefined && sort.property === c.sort;
+                    return (
+                      <TableCell key={c.key} sx={{ whiteSpace: 'nowrap' }} sortDirection={active ? sort.order : false}>
+                        {c.sort ? (
+                          <TableSortLabel
+                            active={active}
+                            direction={active ? sort.order : 'asc'}
+                            onClick={() => sortBy(c.sort!)}
+                          >
+                            {c.label}
+                          </TableSortLabel>
+                        ) : (
+                          c.label
+                        )}
+                      </TableCell>
+                    );
+                  })}
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -65,7 +168,7 @@ export function AuthenticationActivityTable() {
                   [0, 1, 2].map((i) => (
                     <TableRow key={i}>
                       {columns.map((c) => (
-                        <TableCell key={c}>
+                        <TableCell key={c.key}>
                           <Skeleton />
                         </TableCell>
                       ))}
@@ -80,25 +183,11 @@ export function AuthenticationActivityTable() {
                 ) : (
                   activity.data.content.map((row, i) => (
                     <TableRow key={`${row.dateTime}-${i}`}>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(row.dateTime)}</TableCell>
-                      <TableCell>
-                        {row.success ? (
-                          <Tooltip title={t('account.activitySucceeded')}>
-                            <CheckCircleIcon color="success" titleAccess={t('account.activitySucceeded')} />
-                          </Tooltip>
-                        ) : (
-                          <Tooltip title={t('account.activityFailed')}>
-                            <ErrorIcon color="error" titleAccess={t('account.activityFailed')} />
-                          </Tooltip>
-                        )}
-                      </TableCell>
-                      <TableCell>{row.source ?? ''}</TableCell>
-                      <TableCell dir="ltr" sx={{ textAlign: 'start' }}>
-                        {row.ip ?? ''}
-                      </TableCell>
-                      <TableCell sx={{ minWidth: 200, wordBreak: 'break-word' }}>{row.userAgent ?? ''}</TableCell>
-                      <TableCell>{row.apiKeyComment ?? ''}</TableCell>
-                      <TableCell>{row.error ?? ''}</TableCell>
+                      {columns.map((c) => (
+                        <TableCell key={c.key} sx={c.sx}>
+                          {c.render(row)}
+                        </TableCell>
+                      ))}
                     </TableRow>
                   ))
                 )}

@@ -16,16 +16,3 @@ export function NotFoundPage() {
     </MessagePage>
   );
 }
-
-/** A registered route whose screen has no content to show in this build. */
-export function EmptyPage() {
-  const { t } = useTranslation();
-  return (
-    <MessagePage title={t('notfound.emptyTitle')}>
-      <Typography color="text.secondary">{t('notfound.emptyMessage')}</Typography>
-      <Button component={RouterLink} to="/" variant="contained">
-        {t('notfound.home')}
-      </Button>
-    </MessagePage>
-  );
-}

@@ -18,7 +18,7 @@ import { useBooks } from '../../api/books';
 import { useLibraries } from '../../api/libraries';
 import { useSeries } from '../../api/series';
 import { usePageTitle } from '../../app/usePageTitle';
-import { BookCard, type BookCardLine } from '../../components/browse/BookCard';
+import { BookCard } from '../../components/browse/BookCard';
 import { useItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
 import { FilterButton } from '../../components/browse/FilterDrawer';
@@ -51,13 +51,7 @@ import { ReadMore } from './detail/ReadMore';
 import { SeriesChips } from './detail/SeriesChips';
 import { SeriesReadActions } from './detail/SeriesReadActions';
 import { SeriesActionsMenu } from './SeriesActionsMenu';
-import {
-  BOOK_FILTER_KEYS,
-  DEFAULT_BOOK_SORT,
-  parsePage,
-  seriesBooksCondition,
-  type BookSortKey,
-} from './seriesBooksFilter';
+import { BOOK_FILTER_KEYS, bookCardLine, DEFAULT_BOOK_SORT, parsePage, seriesBooksCondition } from './bookFilters';
 import { useRoles } from './roles';
 import { ItemToastSlot } from './toast';
 
@@ -76,15 +70,6 @@ export function SeriesPage() {
   }
   return <SeriesDetail series={series.data} />;
 }
-
-/** The card's sub-line follows the sort, so the value sorted on is visible. */
-const CARD_LINE: Partial<Record<BookSortKey, BookCardLine>> = {
-  createdDate: 'created',
-  lastModifiedDate: 'lastModified',
-  'metadata.releaseDate': 'releaseDate',
-  'readProgress.readDate': 'readDate',
-  fileSize: 'fileSize',
-};
 
 function SeriesDetail({ series }: { series: SeriesDto }) {
   const { t, i18n } = useTranslation();
@@ -335,7 +320,7 @@ function SeriesDetail({ series }: { series: SeriesDto }) {
               renderItem={(book, sel) => (
                 <BookCard
                   book={book}
-                  line={CARD_LINE[sort.key as BookSortKey] ?? 'pages'}
+                  line={bookCardLine(sort.key)}
                   onEdit={roles.admin ? () => dialogs.editBooks([book]) : undefined}
                   {...sel}
                 />

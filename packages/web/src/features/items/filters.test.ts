@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { authorsByRole, bookFormat, compactBookTitle } from './detail/format';
 import { libraryBrowsePath, seriesBooksPath } from './detail/links';
 import { collectionSeriesParams, readListBooksParams } from './listFilters';
-import { seriesBooksCondition } from './seriesBooksFilter';
+import { seriesBooksCondition } from './bookFilters';
 import { buildBook } from './test-fixtures';
 
 describe('series books filter', () => {

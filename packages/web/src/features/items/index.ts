@@ -13,3 +13,4 @@ export {
 } from './DeleteDialogs';
 export { readerPath, usesEpubReader, type ReaderPathOptions } from './readerPath';
 export { showItemToast, ItemToastSlot } from './toast';
+export { bookCardLine, bookFilterGroups, BOOK_FILTER_KEYS } from './bookFilters';

@@ -13,7 +13,7 @@ import {
   type FilterState,
 } from '../../components/browse/filters';
 import { AUTHOR_ROLES } from './detail/format';
-import { parsePage } from './seriesBooksFilter';
+import { parsePage } from './bookFilters';
 
 /**
  * Filters of a collection's series and a read list's books. The server filters these lists with its older query

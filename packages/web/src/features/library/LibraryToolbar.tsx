@@ -12,6 +12,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import AutoStoriesIcon from '@mui/icons-material/AutoStories';
 import BookmarksIcon from '@mui/icons-material/Bookmarks';
 import CollectionsBookmarkIcon from '@mui/icons-material/CollectionsBookmark';
 import LayersIcon from '@mui/icons-material/Layers';
@@ -41,7 +42,7 @@ interface NavItem {
 }
 
 /**
- * Which views a library offers: recommended for a single library, series always, collections and read lists when
+ * Which views a library offers: recommended for a single library, series and books always, collections and read lists when
  * the library has some (or the user is on that view).
  */
 function useNavItems(libraryId: string, current: LibraryView): NavItem[] {
@@ -53,6 +54,7 @@ function useNavItems(libraryId: string, current: LibraryView): NavItem[] {
   if (libraryId !== ALL_LIBRARIES)
     items.push({ view: 'RECOMMENDED', label: t('library.views.recommended'), icon: <StarIcon /> });
   items.push({ view: 'BROWSE', label: t('library.views.series'), icon: <CollectionsBookmarkIcon /> });
+  items.push({ view: 'BOOKS', label: t('library.views.books'), icon: <AutoStoriesIcon /> });
   if (collections > 0 || current === 'COLLECTIONS')
     items.push({ view: 'COLLECTIONS', label: t('library.views.collections'), icon: <LayersIcon /> });
   if (readLists > 0 || current === 'READLISTS')

@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { READ_STATUSES } from '../../api/books';
 import {
   releaseYears,
   useAgeRatings,
-  useAuthors,
   useGenres,
   useLanguages,
   usePublishers,
@@ -22,7 +21,6 @@ import {
   SortList,
 } from '../../components/browse/FilterDrawer';
 import {
-  parseToken,
   token,
   type FilterGroup,
   type FilterState,
@@ -30,6 +28,7 @@ import {
   type SortOption,
   type SortValue,
 } from '../../components/browse/filters';
+import { AuthorPanel } from './AuthorPanel';
 import { AUTHOR_ROLES, languageName } from './series-filters';
 
 export interface SeriesFilterDrawerProps {
@@ -178,65 +177,5 @@ export function SeriesFilterDrawer(props: SeriesFilterDrawerProps) {
       <FilterSubheader>{t('library.filters.sort')}</FilterSubheader>
       <SortList options={props.sortOptions} value={props.sort} onChange={props.onSortChange} />
     </FilterDrawer>
-  );
-}
-
-/** Search delay of the author panels. */
-const SEARCH_DEBOUNCE_MS = 400;
-
-/** Authors of one role: the picked names first, then what the search finds. */
-function AuthorPanel({
-  role,
-  scope,
-  state,
-  onChange,
-  enabled,
-}: {
-  role: (typeof AUTHOR_ROLES)[number];
-  scope: ReferentialScope;
-  state: FilterState;
-  onChange: (state: FilterState) => void;
-  enabled: boolean;
-}) {
-  const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [debounced, setDebounced] = useState('');
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(search.trim()), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [search]);
-  const authors = useAuthors({ ...scope, role, search: debounced, size: 20 }, enabled && debounced.length > 0);
-
-  const picked = (state[role] ?? [])
-    .map(parseToken)
-    .filter((p) => p.value !== undefined)
-    .map((p) => p.value!);
-  const found = debounced ? (authors.data?.content ?? []).map((a) => a.name).filter((n) => !picked.includes(n)) : [];
-  const label = t(`library.filters.roles.${role}`);
-  const group: FilterGroup = {
-    key: role,
-    label,
-    anyAll: true,
-    values: [
-      { label: t('library.filters.any'), include: 'isNotNull', exclude: 'isNull' },
-      ...[...picked, ...found].map((name) => ({
-        label: name,
-        include: token('is', name),
-        exclude: token('isNot', name),
-      })),
-    ],
-  };
-  return (
-    <FilterPanel
-      group={group}
-      state={state}
-      onChange={onChange}
-      search={{
-        value: search,
-        onChange: setSearch,
-        placeholder: t('library.filters.searchAuthor', { role: label }),
-        pending: search.trim() !== debounced || (authors.isFetching && debounced.length > 0),
-      }}
-    />
   );
 }

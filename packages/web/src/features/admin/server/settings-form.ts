@@ -3,7 +3,10 @@ import type { RestartSetting, SettingsDto, SettingsUpdateDto, ThumbnailSizeDto }
 /** Settings that take effect only after a restart (api.md §9.4); kept here so no schema code ships to the browser. */
 export const RESTART_SETTINGS: readonly RestartSetting[] = ['serverPort', 'serverContextPath'];
 
-/** The server settings form (ui.md §13.2): numbers are kept as typed, so that errors can be shown. */
+/**
+ * The server settings form (ui.md §13.2): numbers are kept as typed, so that errors can be shown. Komga's Kobo
+ * settings (proxy, external port, kepubify) are left out until Kobo sync exists: nothing would read them.
+ */
 export interface ServerSettingsForm {
   thumbnailSize: ThumbnailSizeDto;
   deleteEmptyCollections: boolean;
@@ -13,9 +16,6 @@ export interface ServerSettingsForm {
   renewRememberMeKey: boolean;
   serverPort: string;
   serverContextPath: string;
-  koboProxy: boolean;
-  koboPort: string;
-  kepubifyPath: string;
 }
 
 export type SettingsFieldError = 'required' | 'wholeNumber' | 'minOne' | 'minZero' | 'port' | 'contextPath';
@@ -44,9 +44,6 @@ export function formOf(s: SettingsDto): ServerSettingsForm {
     renewRememberMeKey: false,
     serverPort: text(s.serverPort.databaseSource),
     serverContextPath: s.serverContextPath.databaseSource ?? '',
-    koboProxy: s.koboProxy,
-    koboPort: text(s.koboPort),
-    kepubifyPath: s.kepubifyPath.databaseSource ?? '',
   };
 }
 
@@ -73,7 +70,6 @@ export function validateSettings(f: ServerSettingsForm): SettingsErrors {
     f.rememberMeDurationDays.trim() === '' ? 'required' : integer(f.rememberMeDurationDays, 0, 2 ** 31 - 1, 'minZero'),
   );
   if (f.serverPort.trim() !== '') put('serverPort', integer(f.serverPort, 1, 65535, 'port'));
-  if (f.koboPort.trim() !== '') put('koboPort', integer(f.koboPort, 1, 65535, 'port'));
   if (f.serverContextPath.trim() !== '' && !CONTEXT_PATH_REGEX.test(f.serverContextPath.trim()))
     errors.serverContextPath = 'contextPath';
   return errors;
@@ -83,7 +79,7 @@ const optionalInt = (v: string) => (v.trim() === '' ? null : Number(v.trim()));
 const optionalText = (v: string) => (v.trim() === '' ? null : v.trim());
 
 /** The form as the server wants it; empty optional fields are `null` (remove the stored value). */
-function toUpdate(f: ServerSettingsForm): Required<SettingsUpdateDto> {
+function toUpdate(f: ServerSettingsForm): SettingsUpdateDto {
   return {
     thumbnailSize: f.thumbnailSize,
     deleteEmptyCollections: f.deleteEmptyCollections,
@@ -93,9 +89,6 @@ function toUpdate(f: ServerSettingsForm): Required<SettingsUpdateDto> {
     renewRememberMeKey: f.renewRememberMeKey,
     serverPort: optionalInt(f.serverPort),
     serverContextPath: optionalText(f.serverContextPath),
-    koboProxy: f.koboProxy,
-    koboPort: optionalInt(f.koboPort),
-    kepubifyPath: optionalText(f.kepubifyPath),
   };
 }
 

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { UserDto } from '@quire/api';
+import type { AuthenticationActivityDto, UserDto } from '@quire/api';
 import { authKeys } from '../../../api/auth';
 import { userKeys } from '../../../api/users';
 import { renderScreen } from '../../../test/render';
 import { stubFetch } from '../../account/fetch-stub';
+import { page } from '../../../test/fixtures';
 import { UsersPage } from './UsersPage';
 import { restrictionsUpdate, validateNewUser } from './user-form';
 
@@ -27,10 +28,33 @@ const seed: [readonly unknown[], unknown][] = [
   [userKeys.lists(), [admin, reader]],
 ];
 
+const activity = (email: string, success: boolean, extra: Partial<AuthenticationActivityDto> = {}) => ({
+  userId: email === admin.email ? 'u1' : 'u2',
+  email,
+  apiKeyId: null,
+  apiKeyComment: null,
+  ip: '192.0.2.7',
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140',
+  success,
+  error: success ? null : 'Bad credentials',
+  dateTime: '2026-02-03T04:05:06Z',
+  source: 'Password',
+  ...extra,
+});
+const activityPage = page(
+  [
+    activity('admin@example.org', true),
+    activity('reader@example.org', false),
+    activity('reader@example.org', true, { source: 'ApiKey', apiKeyId: 'k1', apiKeyComment: 'Tablet' }),
+  ],
+  { totalElements: 45 },
+);
+
 function renderUsers(route = '/settings/users') {
   const net = stubFetch({
     'POST /api/v2/users': { status: 201, json: user('u3', 'new@example.org', []) },
     'GET /api/v2/users': { json: [admin, reader] },
+    'GET /api/v2/users/authentication-activity': { json: activityPage },
   });
   const view = renderScreen(<UsersPage />, { route, seed });
   return { ...net, ...view };
@@ -75,6 +99,47 @@ describe('UsersPage', () => {
     expect(await within(row).findByText('No recent activity')).toBeInTheDocument();
   });
 
+  // spec §2: "Users list with authentication activity" (issue 12, item 12).
+  it("shows every user's authentication activity, newest first, with sort and paging by the server", async () => {
+    const { requests } = renderUsers();
+    const table = await screen.findByRole('table', { name: 'Authentication activity' });
+    const activityRequests = () => requests.filter((r) => r.path === '/api/v2/users/authentication-activity');
+    const last = () => new URLSearchParams(activityRequests().at(-1)!.search);
+    await waitFor(() => expect(activityRequests()).toHaveLength(1));
+    expect(Object.fromEntries(last())).toEqual({ page: '0', size: '20', sort: 'dateTime,desc' });
+
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Date', 'E-mail', 'IP address', 'User agent', 'Source', 'Success', 'API key', 'Error']);
+    const rows = await within(table).findAllByRole('row');
+    expect(rows).toHaveLength(4);
+    const failed = rows[2]!;
+    expect(within(failed).getByText('reader@example.org')).toBeInTheDocument();
+    expect(within(failed).getByRole('img', { name: 'Failed' })).toBeInTheDocument();
+    expect(within(failed).getByText('Bad credentials')).toBeInTheDocument();
+    expect(within(failed).getByText('Password')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('Tablet')).toBeInTheDocument();
+    expect(within(rows[3]!).getByText('API key')).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Date' })).toHaveAttribute('aria-sort', 'descending');
+
+    // A column sorts ascending first, then descending; source and API key are not sortable (nor are they in Komga).
+    await userEvent.click(within(table).getByRole('button', { name: 'E-mail' }));
+    await waitFor(() => expect(last().get('sort')).toBe('email,asc'));
+    expect(within(table).getByRole('columnheader', { name: 'E-mail' })).toHaveAttribute('aria-sort', 'ascending');
+    await userEvent.click(within(table).getByRole('button', { name: 'E-mail' }));
+    await waitFor(() => expect(last().get('sort')).toBe('email,desc'));
+    expect(within(table).queryByRole('button', { name: 'Source' })).not.toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: 'API key' })).not.toBeInTheDocument();
+
+    // 45 rows: three pages of 20.
+    expect(screen.getByText('1–20 of 45')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(last().get('page')).toBe('1'));
+    expect(last().get('sort')).toBe('email,desc');
+  });
+
   it('does not let the administrator delete or demote themselves', () => {
     renderUsers();
     const own = screen.getByRole('listitem', { name: 'admin@example.org' });
@@ -91,8 +156,34 @@ describe('UsersPage', () => {
     expect(within(dialog).getByRole('checkbox', { name: 'File download' })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: 'Page streaming' })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: 'Administrator' })).not.toBeChecked();
-    expect(within(dialog).getByRole('checkbox', { name: 'Kobo sync' })).not.toBeChecked();
-    expect(within(dialog).getByRole('checkbox', { name: 'KOReader sync' })).not.toBeChecked();
+    // Kobo and KOReader sync are not built yet: nothing to grant (issue 12, item 10).
+    expect(within(dialog).queryByRole('checkbox', { name: 'Kobo sync' })).not.toBeInTheDocument();
+    expect(within(dialog).queryByRole('checkbox', { name: 'KOReader sync' })).not.toBeInTheDocument();
+  });
+
+  it('keeps a sync role the user already holds when their roles are edited', async () => {
+    const synced = user('u3', 'kobo@example.org', ['PAGE_STREAMING', 'KOBO_SYNC']);
+    const { requests } = stubFetch({
+      'GET /api/v2/users': { json: [admin, synced] },
+      'PATCH /api/v2/users/u3': { status: 204 },
+    });
+    renderScreen(<UsersPage />, {
+      route: '/settings/users',
+      seed: [
+        [authKeys.me, admin],
+        [userKeys.lists(), [admin, synced]],
+      ],
+    });
+    const row = screen.getByRole('listitem', { name: 'kobo@example.org' });
+    expect(within(row).getByText('Kobo sync')).toBeInTheDocument();
+    await userEvent.click(within(row).getByRole('button', { name: /^Edit roles/ }));
+    const dialog = await screen.findByRole('dialog', { name: /kobo@example.org/ });
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'File download' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PATCH')).toBe(true));
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({
+      roles: ['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC'],
+    });
   });
 
   it('rejects a bad e-mail address and sends nothing', async () => {
@@ -117,13 +208,13 @@ describe('UsersPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add user' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'E-mail' }), 'new@example.org');
     await userEvent.type(within(dialog).getByLabelText(/^Password/), 'secret');
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Kobo sync' }));
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Administrator' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings/users'));
     expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
       email: 'new@example.org',
       password: 'secret',
-      roles: ['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC'],
+      roles: ['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING'],
     });
   });
 

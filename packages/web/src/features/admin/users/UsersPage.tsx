@@ -27,6 +27,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserDto } from '@quire/api';
 import { useCurrentUser } from '../../../api/auth';
 import { useDeleteUser, useLatestActivity, useUsers } from '../../../api/users';
+import { AuthenticationActivityTable } from '../../account/AuthenticationActivityTable';
 import { ChangePasswordDialog } from '../../account/ChangePasswordDialog';
 import { ConfirmDialog, useDateTimeFormat, useErrorText, useToast } from '../../../components/dialogs';
 import { AddUserDialog } from './AddUserDialog';
@@ -38,7 +39,10 @@ const USERS_PATH = '/settings/users';
 
 type Action = { kind: 'roles' | 'restrictions' | 'password' | 'delete'; user: UserDto };
 
-/** Users (ui.md §13.1). `/settings/users/add` opens the add dialog; closing it returns to the list. */
+/**
+ * Users and every user's authentication activity (ui.md §13.1, spec §2). `/settings/users/add` opens the add dialog;
+ * closing it returns to the list.
+ */
 export function UsersPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -117,6 +121,8 @@ export function UsersPage() {
           </List>
         </Paper>
       )}
+
+      <AuthenticationActivityTable scope="all" />
 
       <AddUserDialog
         open={adding}

@@ -10,9 +10,15 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
-/** Roles an administrator can grant (ui.md conventions); `USER` is only a label. */
+/** Every role of the API, in display order; `USER` is only a label. */
 export const ROLES = ['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC', 'KOREADER_SYNC'] as const;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * The roles this screen offers to grant. Kobo and KOReader sync wait for those protocols: granting them would change
+ * nothing yet. A user who already holds one (given through the API) keeps it, and it shows among their chips.
+ */
+export const GRANTABLE_ROLES: readonly Role[] = ['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING'];
 
 /** Roles a new user gets unless the administrator changes them. */
 export const DEFAULT_ROLES: readonly Role[] = ['FILE_DOWNLOAD', 'PAGE_STREAMING'];
@@ -61,7 +67,7 @@ export interface RoleCheckboxesProps {
   locked?: { roles: readonly Role[]; reason: string };
 }
 
-/** One checkbox per role, in the fixed order of ROLES. */
+/** One checkbox per grantable role; roles held but not offered are kept as they are. */
 export function RoleCheckboxes({ value, onChange, locked }: RoleCheckboxesProps) {
   const { t } = useTranslation();
   const label = useRoleLabel();
@@ -70,7 +76,7 @@ export function RoleCheckboxes({ value, onChange, locked }: RoleCheckboxesProps)
     <FormControl component="fieldset" variant="standard">
       <FormLabel component="legend">{t('users.roles')}</FormLabel>
       <FormGroup>
-        {ROLES.map((role) => (
+        {GRANTABLE_ROLES.map((role) => (
           <FormControlLabel
             key={role}
             label={label(role)}

@@ -16,7 +16,7 @@ import {
   type SortOption,
   type SortValue,
 } from '../../../components/browse/filters';
-import { BOOK_SORT_KEYS } from '../seriesBooksFilter';
+import { BOOK_SORT_KEYS } from '../bookFilters';
 import { AUTHOR_ROLES, authorsByRole } from './format';
 
 const PROFILES: MediaProfile[] = ['DIVINA', 'PDF', 'EPUB'];
