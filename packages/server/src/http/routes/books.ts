@@ -31,7 +31,7 @@ import { PRIORITY } from '../../tasks/definitions.js';
 import type { AppDeps } from '../deps.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
 import { toPage } from '../mappers/users.js';
-import { arrayParams, bookFilterCondition, bookPage, pageRequest } from '../listing.js';
+import { bookFilterCondition, bookPage, pageRequest } from '../listing.js';
 
 const accepted = { 202: Type.Null({ description: 'Accepted' }) };
 const binary = { 200: Type.Unsafe<Buffer>({ description: 'bytes' }) };
@@ -164,7 +164,6 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     {
       schema: { querystring: ListPagingQuery, body: BookSearchBody, response: { 200: PageBookDto } },
       onRequest: auth,
-      preValidation: arrayParams(ListPagingQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);
@@ -183,7 +182,6 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     {
       schema: { querystring: BookListQuery, response: { 200: PageBookDto } },
       onRequest: auth,
-      preValidation: arrayParams(BookListQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);
@@ -215,7 +213,6 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     {
       schema: { querystring: BookOnDeckQuery, response: { 200: PageBookDto } },
       onRequest: auth,
-      preValidation: arrayParams(BookOnDeckQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);

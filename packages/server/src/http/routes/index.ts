@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
 import { cacheControlPlugin } from '../plugins/cache.js';
 import { etagPlugin } from '../plugins/etag.js';
+import { queryPlugin } from '../plugins/query.js';
 import { claimRoutes } from './claim.js';
 import { userRoutes } from './users.js';
 import { settingsRoutes } from './settings.js';
@@ -35,6 +36,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   // First, so that their onSend hooks cover every route (api.md §1.7).
   await app.register(cacheControlPlugin);
   await app.register(etagPlugin);
+  await app.register(queryPlugin);
   await app.register(authPlugin, deps);
   await app.register(claimRoutes, deps);
   await app.register(userRoutes, deps);
