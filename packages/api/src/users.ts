@@ -159,6 +159,10 @@ export type ApiKeyIdParams = Static<typeof ApiKeyIdParams>;
 export const ClaimStatusDto = Type.Object({ isClaimed: Type.Boolean() });
 export type ClaimStatusDto = Static<typeof ClaimStatusDto>;
 
+/** An OAuth2/OIDC login provider offered on the login page (`GET /api/v1/oauth2/providers`). */
+export const OAuth2ClientDto = Type.Object({ name: Type.String(), registrationId: Type.String() });
+export type OAuth2ClientDto = Static<typeof OAuth2ClientDto>;
+
 /** Headers of `POST /api/v1/claim`; validated by the server so the violations read like Komga's. */
 export const ClaimHeaders = Type.Object({
   'x-komga-email': Type.Optional(Type.String()),

@@ -5,6 +5,7 @@ import { cacheControlPlugin } from '../plugins/cache.js';
 import { etagPlugin } from '../plugins/etag.js';
 import { queryPlugin } from '../plugins/query.js';
 import { claimRoutes } from './claim.js';
+import { oauth2Routes } from './oauth2.js';
 import { userRoutes } from './users.js';
 import { settingsRoutes } from './settings.js';
 import { actuatorRoutes } from './actuator.js';
@@ -39,6 +40,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(queryPlugin);
   await app.register(authPlugin, deps);
   await app.register(claimRoutes, deps);
+  await app.register(oauth2Routes);
   await app.register(userRoutes, deps);
   await app.register(settingsRoutes, deps);
   await app.register(actuatorRoutes, deps);
