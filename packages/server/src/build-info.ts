@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 /** What the build recorded (scripts/build-info.mjs) and the version it was built as: `/actuator/info`, releases. */
 export interface BuildInfo {
   version: string;
+  /** When the build was made (UTC, to the second); the start-up time when no build recorded it. */
+  time: string;
   git: { branch: string; commit: { id: string; time: string | null } };
 }
 
@@ -21,6 +23,10 @@ export function readBuildInfo(): BuildInfo {
     }
   };
   const pkg = json('../../../package.json') as { version?: string } | null;
-  const recorded = json('../dist/build-info.json') as { git?: BuildInfo['git'] } | null;
-  return { version: pkg?.version ?? 'unknown', git: recorded?.git ?? UNKNOWN_GIT };
+  const recorded = json('../dist/build-info.json') as Partial<Pick<BuildInfo, 'time' | 'git'>> | null;
+  return {
+    version: pkg?.version ?? 'unknown',
+    time: recorded?.time ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    git: recorded?.git ?? UNKNOWN_GIT,
+  };
 }

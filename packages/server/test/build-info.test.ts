@@ -19,7 +19,12 @@ const git = (...args: string[]) =>
 describe('build-info.mjs', () => {
   it('records the branch, short commit id and commit time (UTC, to the second) of the checkout', () => {
     const seconds = Number(git('log', '-1', '--format=%ct'));
-    expect(run(script, join(temp, 'checkout.json'))).toEqual({
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const recorded = run(script, join(temp, 'checkout.json')) as { time: string };
+    expect(Date.parse(recorded.time)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(recorded.time)).toBeLessThanOrEqual(Date.now());
+    expect(recorded).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:]{8}Z$/),
       git: {
         branch: git('rev-parse', '--abbrev-ref', 'HEAD'),
         commit: {
@@ -35,6 +40,7 @@ describe('build-info.mjs', () => {
     const copy = join(temp, 'tarball/packages/server/scripts/build-info.mjs');
     cpSync(script, copy);
     expect(run(copy, join(temp, 'tarball.json'))).toEqual({
+      time: expect.any(String),
       git: { branch: 'unknown', commit: { id: 'unknown', time: null } },
     });
   });

@@ -9,6 +9,7 @@ import { oauth2Routes } from './oauth2.js';
 import { userRoutes } from './users.js';
 import { settingsRoutes } from './settings.js';
 import { actuatorRoutes } from './actuator.js';
+import { updateRoutes } from './updates.js';
 import { sseRoutes } from './sse.js';
 import { clientSettingsRoutes } from './client-settings.js';
 import { taskRoutes } from './tasks.js';
@@ -44,6 +45,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(userRoutes, deps);
   await app.register(settingsRoutes, deps);
   await app.register(actuatorRoutes, deps);
+  await app.register(updateRoutes, deps);
   await app.register(sseRoutes, deps);
   await app.register(clientSettingsRoutes, deps);
   await app.register(taskRoutes, deps);
