@@ -127,7 +127,11 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
           </Group>
 
           <Group title={t('server.groupSecurity')}>
-            {number('rememberMeDurationDays', t('server.rememberMeDurationDays'))}
+            {number(
+              'rememberMeDurationDays',
+              t('server.rememberMeDurationDays'),
+              t('server.rememberMeDurationDaysHint'),
+            )}
             {toggle('renewRememberMeKey', t('server.renewRememberMeKey'), t('server.renewRememberMeKeyHint'))}
           </Group>
 
