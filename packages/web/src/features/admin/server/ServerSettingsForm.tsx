@@ -32,7 +32,10 @@ export interface ServerSettingsFormProps {
   onSave: (patch: SettingsUpdateDto) => void;
 }
 
-/** Every field of SettingsDto (ui.md §13.2, spec §5). Remount it with fresh settings to start over. */
+/**
+ * The fields of SettingsDto that Quire uses (ui.md §13.2, spec §5; settings-form.ts says what is left out). Remount
+ * it with fresh settings to start over.
+ */
 export function ServerSettingsForm({ settings, saving, saveError, onSave }: ServerSettingsFormProps) {
   const { t } = useTranslation();
   const initial = formOf(settings);
@@ -56,7 +59,7 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
   const restartHint = t('server.requiresRestart');
 
   const number = (
-    key: 'taskPoolSize' | 'rememberMeDurationDays' | 'serverPort' | 'koboPort',
+    key: 'taskPoolSize' | 'rememberMeDurationDays' | 'serverPort',
     label: string,
     hint?: string,
     placeholder?: string,
@@ -78,7 +81,7 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
     />
   );
   const toggle = (
-    key: 'deleteEmptyCollections' | 'deleteEmptyReadLists' | 'renewRememberMeKey' | 'koboProxy',
+    key: 'deleteEmptyCollections' | 'deleteEmptyReadLists' | 'renewRememberMeKey',
     label: string,
     hint?: string,
   ) => (
@@ -152,23 +155,6 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
               slotProps={{
                 htmlInput: { dir: 'ltr', spellCheck: false, autoCapitalize: 'off' },
                 inputLabel: configured(settings.serverContextPath.configurationSource) ? { shrink: true } : undefined,
-              }}
-              fullWidth
-            />
-          </Group>
-
-          <Group title={t('server.groupKobo')}>
-            {toggle('koboProxy', t('server.koboProxy'), t('server.koboProxyHint'))}
-            {number('koboPort', t('server.koboPort'), t('server.koboPortHint'))}
-            <TextField
-              label={t('server.kepubifyPath')}
-              value={form.kepubifyPath}
-              onChange={(e) => set('kepubifyPath', e.target.value)}
-              helperText={t('server.kepubifyPathHint')}
-              placeholder={configured(settings.kepubifyPath.configurationSource)}
-              slotProps={{
-                htmlInput: { dir: 'ltr', spellCheck: false },
-                inputLabel: configured(settings.kepubifyPath.configurationSource) ? { shrink: true } : undefined,
               }}
               fullWidth
             />

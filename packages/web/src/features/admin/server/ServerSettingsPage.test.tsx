@@ -28,7 +28,6 @@ describe('settings form rules', () => {
     [{ serverPort: '70000' }, { serverPort: 'port' }],
     [{ serverPort: '0' }, { serverPort: 'port' }],
     [{ serverPort: '' }, {}],
-    [{ koboPort: '65536' }, { koboPort: 'port' }],
     [{ taskPoolSize: '0' }, { taskPoolSize: 'minOne' }],
     [{ taskPoolSize: '' }, { taskPoolSize: 'required' }],
     [{ rememberMeDurationDays: '-1' }, { rememberMeDurationDays: 'minZero' }],
@@ -40,14 +39,14 @@ describe('settings form rules', () => {
   ])('%j gives %j', (patch, errors) => expect(validateSettings({ ...base, ...patch })).toEqual(errors));
 
   it('keeps only what changed, clearing emptied fields with null', () => {
-    const initial = formOf({ ...settings, koboPort: 5000 });
+    const initial = formOf({ ...settings, serverPort: { ...settings.serverPort, databaseSource: 8080 } });
     expect(settingsChanges(initial, initial)).toEqual({});
-    expect(settingsChanges(initial, { ...initial, koboPort: '', serverContextPath: '/q', taskPoolSize: '01' })).toEqual(
-      {
-        koboPort: null,
-        serverContextPath: '/q',
-      },
-    );
+    expect(
+      settingsChanges(initial, { ...initial, serverPort: '', serverContextPath: '/q', taskPoolSize: '01' }),
+    ).toEqual({
+      serverPort: null,
+      serverContextPath: '/q',
+    });
   });
 });
 
@@ -88,10 +87,10 @@ describe('ServerSettingsPage', () => {
     const threads = await screen.findByRole('spinbutton', { name: /^Task threads/ });
     await userEvent.clear(threads);
     await userEvent.type(threads, '4');
-    await userEvent.click(screen.getByRole('switch', { name: 'Proxy Kobo Sync requests to the Kobo Store' }));
+    await userEvent.click(screen.getByRole('switch', { name: 'Delete empty read lists after scan' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(requests.some((r) => r.method === 'PATCH')).toBe(true));
-    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ taskPoolSize: 4, koboProxy: true });
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ taskPoolSize: 4, deleteEmptyReadLists: false });
   });
 
   it('says in general which settings need a restart when the server cannot tell', async () => {
@@ -102,6 +101,13 @@ describe('ServerSettingsPage', () => {
   it('lists the saved settings that wait for a restart', async () => {
     renderPage({ restartRequired: true, settings: ['serverPort'] });
     expect(await screen.findByText(/take effect after the server restarts: Server port\./)).toBeInTheDocument();
+  });
+
+  it('offers no Kobo settings: nothing reads them until Kobo sync is built', async () => {
+    renderPage();
+    await screen.findByRole('spinbutton', { name: /^Task threads/ });
+    expect(screen.queryByText(/Kobo/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/kepubify/i)).not.toBeInTheDocument();
   });
 
   it('says the remember-me duration applies at once, and saving it asks for no restart', async () => {

@@ -3,7 +3,11 @@ import type { RestartSetting, SettingsDto, SettingsUpdateDto, ThumbnailSizeDto }
 /** Settings that take effect only after a restart (api.md §9.4); kept here so no schema code ships to the browser. */
 export const RESTART_SETTINGS: readonly RestartSetting[] = ['serverPort', 'serverContextPath'];
 
-/** The server settings form (ui.md §13.2): numbers are kept as typed, so that errors can be shown. */
+/**
+ * The server settings form (ui.md §13.2): numbers are kept as typed, so that errors can be shown. Komga's Kobo
+ * settings (proxy, port, kepubify path) are left out: the API keeps them, but nothing in Quire reads them until
+ * Kobo sync is built, and a setting that does nothing must not be offered.
+ */
 export interface ServerSettingsForm {
   thumbnailSize: ThumbnailSizeDto;
   deleteEmptyCollections: boolean;
@@ -13,9 +17,6 @@ export interface ServerSettingsForm {
   renewRememberMeKey: boolean;
   serverPort: string;
   serverContextPath: string;
-  koboProxy: boolean;
-  koboPort: string;
-  kepubifyPath: string;
 }
 
 export type SettingsFieldError = 'required' | 'wholeNumber' | 'minOne' | 'minZero' | 'port' | 'contextPath';
@@ -44,9 +45,6 @@ export function formOf(s: SettingsDto): ServerSettingsForm {
     renewRememberMeKey: false,
     serverPort: text(s.serverPort.databaseSource),
     serverContextPath: s.serverContextPath.databaseSource ?? '',
-    koboProxy: s.koboProxy,
-    koboPort: text(s.koboPort),
-    kepubifyPath: s.kepubifyPath.databaseSource ?? '',
   };
 }
 
@@ -73,7 +71,6 @@ export function validateSettings(f: ServerSettingsForm): SettingsErrors {
     f.rememberMeDurationDays.trim() === '' ? 'required' : integer(f.rememberMeDurationDays, 0, 2 ** 31 - 1, 'minZero'),
   );
   if (f.serverPort.trim() !== '') put('serverPort', integer(f.serverPort, 1, 65535, 'port'));
-  if (f.koboPort.trim() !== '') put('koboPort', integer(f.koboPort, 1, 65535, 'port'));
   if (f.serverContextPath.trim() !== '' && !CONTEXT_PATH_REGEX.test(f.serverContextPath.trim()))
     errors.serverContextPath = 'contextPath';
   return errors;
@@ -82,8 +79,10 @@ export function validateSettings(f: ServerSettingsForm): SettingsErrors {
 const optionalInt = (v: string) => (v.trim() === '' ? null : Number(v.trim()));
 const optionalText = (v: string) => (v.trim() === '' ? null : v.trim());
 
+type EditedSettings = Omit<Required<SettingsUpdateDto>, 'koboProxy' | 'koboPort' | 'kepubifyPath'>;
+
 /** The form as the server wants it; empty optional fields are `null` (remove the stored value). */
-function toUpdate(f: ServerSettingsForm): Required<SettingsUpdateDto> {
+function toUpdate(f: ServerSettingsForm): EditedSettings {
   return {
     thumbnailSize: f.thumbnailSize,
     deleteEmptyCollections: f.deleteEmptyCollections,
@@ -93,9 +92,6 @@ function toUpdate(f: ServerSettingsForm): Required<SettingsUpdateDto> {
     renewRememberMeKey: f.renewRememberMeKey,
     serverPort: optionalInt(f.serverPort),
     serverContextPath: optionalText(f.serverContextPath),
-    koboProxy: f.koboProxy,
-    koboPort: optionalInt(f.koboPort),
-    kepubifyPath: optionalText(f.kepubifyPath),
   };
 }
 
@@ -104,7 +100,7 @@ export function settingsChanges(initial: ServerSettingsForm, current: ServerSett
   const before = toUpdate(initial);
   const after = toUpdate(current);
   const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(after) as (keyof SettingsUpdateDto)[]) {
+  for (const key of Object.keys(after) as (keyof EditedSettings)[]) {
     if (after[key] !== before[key]) patch[key] = after[key];
   }
   if (!current.renewRememberMeKey) delete patch.renewRememberMeKey;
