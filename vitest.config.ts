@@ -11,6 +11,7 @@ export default defineConfig({
             'packages/server/src/**/*.test.ts',
             'packages/server/test/**/*.test.ts',
             'packages/api/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

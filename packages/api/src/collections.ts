@@ -86,7 +86,6 @@ export const CollectionThumbnailParams = Type.Object({ id: Type.String(), thumbn
 export const CollectionListQuery = Type.Object({
   search: Type.Optional(Type.String()),
   library_id: Type.Optional(Type.Array(Type.String())),
-  'library_id[]': Type.Optional(Type.Array(Type.String())),
   unpaged: Type.Optional(Type.Boolean()),
   page: Type.Optional(Type.Integer()),
   size: Type.Optional(Type.Integer()),

@@ -15,3 +15,4 @@ export * from './progress.js';
 export * from './referential.js';
 export * from './metadata.js';
 export * from './search.js';
+export * from './updates.js';

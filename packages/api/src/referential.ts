@@ -21,13 +21,13 @@ export type TagScope = (typeof TAG_SCOPES)[number];
 const Ids = Type.Optional(Type.Array(Type.String()));
 
 /**
- * Query of the referential endpoints. Array filters repeat their key, may hold comma lists, and are accepted as
- * `key[]` too (api.md §1.5); `page`, `size` and `unpaged` only matter to `/api/v2`.
+ * Query of the referential endpoints (array filters as api.md §1.5 reads them); `page`, `size` and `unpaged` only
+ * matter to `/api/v2`.
  */
 export const ReferentialQuery = Type.Object({
   search: Type.Optional(Type.String()),
   role: Type.Optional(Type.String()),
-  include: Type.Optional(Type.Union([Type.Literal('SERIES'), Type.Literal('BOOK'), Type.Literal('BOTH')])),
+  include: Type.Optional(Type.Enum(['SERIES', 'BOOK', 'BOTH'])),
   library_id: Ids,
   collection_id: Ids,
   series_id: Ids,

@@ -239,10 +239,8 @@ export type ListPagingQuery = Static<typeof ListPagingQuery>;
 
 const seriesFilters = {
   library_id: list(Type.String()),
-  /** `ENDED|ONGOING|ABANDONED|HIATUS`, any case. */
-  status: list(Type.String()),
-  /** `UNREAD|READ|IN_PROGRESS`, any case. */
-  read_status: list(Type.String()),
+  status: list(literals(SEARCH_SERIES_STATUSES)),
+  read_status: list(literals(READ_STATUSES)),
   publisher: list(Type.String()),
   language: list(Type.String()),
   genre: list(Type.String()),
@@ -287,11 +285,16 @@ export const BookListQuery = Type.Object({
   ...sortable,
   search: Type.Optional(Type.String()),
   library_id: list(Type.String()),
-  media_status: list(Type.String()),
-  read_status: list(Type.String()),
+  media_status: list(literals(SEARCH_MEDIA_STATUSES)),
+  read_status: list(literals(READ_STATUSES)),
   /** `yyyy-MM-dd`: books released strictly after that day. */
   released_after: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
   tag: list(Type.String()),
+  /**
+   * Not in Komga's contract (Komga ignores it and answers deleted books too), but Mihon sends `deleted=false`
+   * meaning "live books only", as on every other list.
+   */
+  deleted: flag,
 });
 export type BookListQuery = Static<typeof BookListQuery>;
 
@@ -310,8 +313,8 @@ export type BookOnDeckQuery = Static<typeof BookOnDeckQuery>;
 /** `GET /api/v1/series/{seriesId}/books`. */
 export const SeriesBooksQuery = Type.Object({
   ...sortable,
-  media_status: list(Type.String()),
-  read_status: list(Type.String()),
+  media_status: list(literals(SEARCH_MEDIA_STATUSES)),
+  read_status: list(literals(READ_STATUSES)),
   tag: list(Type.String()),
   deleted: flag,
   author: list(Type.String()),
@@ -322,9 +325,9 @@ export type SeriesBooksQuery = Static<typeof SeriesBooksQuery>;
 export const ReadListBooksQuery = Type.Object({
   ...paging,
   library_id: list(Type.String()),
-  read_status: list(Type.String()),
+  read_status: list(literals(READ_STATUSES)),
   tag: list(Type.String()),
-  media_status: list(Type.String()),
+  media_status: list(literals(SEARCH_MEDIA_STATUSES)),
   deleted: flag,
   author: list(Type.String()),
 });

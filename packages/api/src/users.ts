@@ -105,18 +105,21 @@ export type ApiKeyRequestDto = Static<typeof ApiKeyRequestDto>;
 export const AUTHENTICATION_SOURCES = ['Password', 'RememberMe', 'ApiKey'] as const;
 
 /** Absent fields were null. `dateTime` is `yyyy-MM-dd'T'HH:mm:ss'Z'`. */
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** Komga sends every field, null when unknown (api.md §4.6). */
 export const AuthenticationActivityDto = Type.Object({
-  userId: Type.Optional(Type.String()),
-  email: Type.Optional(Type.String()),
-  apiKeyId: Type.Optional(Type.String()),
-  apiKeyComment: Type.Optional(Type.String()),
-  ip: Type.Optional(Type.String()),
-  userAgent: Type.Optional(Type.String()),
+  userId: NullableString,
+  email: NullableString,
+  apiKeyId: NullableString,
+  apiKeyComment: NullableString,
+  ip: NullableString,
+  userAgent: NullableString,
   success: Type.Boolean(),
-  error: Type.Optional(Type.String()),
+  error: NullableString,
   dateTime: Type.String({ format: 'date-time' }),
   /** `Password` (Basic), `RememberMe`, `ApiKey`. */
-  source: Type.Optional(Type.String()),
+  source: NullableString,
 });
 export type AuthenticationActivityDto = Static<typeof AuthenticationActivityDto>;
 
@@ -163,6 +166,10 @@ export type ApiKeyIdParams = Static<typeof ApiKeyIdParams>;
 
 export const ClaimStatusDto = Type.Object({ isClaimed: Type.Boolean() });
 export type ClaimStatusDto = Static<typeof ClaimStatusDto>;
+
+/** An OAuth2/OIDC login provider offered on the login page (`GET /api/v1/oauth2/providers`). */
+export const OAuth2ClientDto = Type.Object({ name: Type.String(), registrationId: Type.String() });
+export type OAuth2ClientDto = Static<typeof OAuth2ClientDto>;
 
 /** Headers of `POST /api/v1/claim`; validated by the server so the violations read like Komga's. */
 export const ClaimHeaders = Type.Object({

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readBuildInfo, type BuildInfo } from './build-info.js';
 
 /** Everything the process reads from its environment, once, at start-up. */
 export interface Config {
@@ -15,8 +16,8 @@ export interface Config {
   webDir: string;
   /** Write logs to stdout as well as the rotating file (off in tests). */
   logToStdout: boolean;
-  /** Where the first scan looks for fixtures etc.; allowed roots for user-supplied paths come from libraries. */
-  version: string;
+  /** The version and the git commit this build was made from. */
+  build: BuildInfo;
   /**
    * Peers whose `X-Forwarded-*` headers are believed (IPs, CIDRs, or proxy-addr's `loopback`, `linklocal`,
    * `uniquelocal`); empty: nobody's. Fastify's `trustProxy` takes the list as it is.
@@ -42,7 +43,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.QUIRE_LOG_LEVEL ?? 'info',
     webDir: resolve(env.QUIRE_WEB_DIR ?? join(here, '../../web/dist')),
     logToStdout: (env.QUIRE_LOG_STDOUT ?? 'true') !== 'false',
-    version: env.npm_package_version ?? '0.1.0',
+    build: readBuildInfo(),
     trustedProxies: parseTrustedProxies(env.QUIRE_TRUSTED_PROXIES ?? 'loopback'),
     sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),

@@ -45,7 +45,7 @@ const onlyIn: Record<string, string[]> = {
   fastify: ['http'],
 };
 // The composition root and its helpers may import everything.
-const rootFiles = new Set(['main.ts', 'heap.ts', 'serve.ts', 'app.ts', 'config.ts', 'logging.ts']);
+const rootFiles = new Set(['main.ts', 'heap.ts', 'serve.ts', 'app.ts', 'config.ts', 'build-info.ts', 'logging.ts']);
 
 function* files(dir: string): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {

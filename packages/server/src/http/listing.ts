@@ -1,45 +1,28 @@
-import type { FastifyRequest, preValidationHookHandler } from 'fastify';
-import type { TObject } from 'typebox';
-import type { BookDto, Page, SearchConditionBook, SearchConditionSeries, SeriesDto } from '@quire/api';
+import type { FastifyRequest } from 'fastify';
+import type {
+  BookDto,
+  MediaStatus,
+  Page,
+  ReadStatus,
+  SearchConditionBook,
+  SearchConditionSeries,
+  SeriesDto,
+  SeriesStatus,
+} from '@quire/api';
 import type { IdPage, Slice } from '../db/queries/series-list.js';
 import type { AppDeps } from './deps.js';
-import { badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/user.js';
 import { toBookDto } from './mappers/books.js';
 import { toSeriesDto } from './mappers/series.js';
 
 /**
- * What every list endpoint shares (api.md §1.4, §1.5, §5.3): array query parameters, paging, Spring's page
- * envelope, and the deprecated GET filters turned into the conditions of `POST /series/list` and `/books/list`.
+ * What every list endpoint shares (api.md §1.4, §5.3): paging, Spring's page envelope, and the deprecated GET
+ * filters turned into the conditions of `POST /series/list` and `/books/list`. The query parameters arrive as
+ * Spring binds them (plugins/query.ts): arrays split, booleans and enum values converted, undeclared ones dropped.
  */
 
 const DEFAULT_SIZE = 20;
 const MAX_SIZE = 2000;
-
-/** Parameters whose values are not comma lists: sort orders and `name,role` pairs. */
-const NOT_SPLIT = new Set(['sort', 'author']);
-
-/**
- * Array parameters as Spring reads them: repeated keys, PHP-style `key[]` (merged with plain ones), and a single
- * value holding a comma list split into its items.
- */
-export function arrayParams(schema: TObject): preValidationHookHandler {
-  const keys = Object.entries(schema.properties as Record<string, { type?: string }>)
-    .filter(([, s]) => s.type === 'array')
-    .map(([k]) => k);
-  return (req, _reply, done) => {
-    const query = req.query as Record<string, string | string[] | undefined>;
-    for (const key of keys) {
-      const plain = query[key];
-      const bracket = query[`${key}[]`];
-      if (plain === undefined && bracket === undefined) continue;
-      const values = [plain, bracket].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
-      delete query[`${key}[]`];
-      query[key] = values.length === 1 && !NOT_SPLIT.has(key) ? values[0]!.split(',').filter((v) => v !== '') : values;
-    }
-    done();
-  };
-}
 
 export interface PageRequest {
   page: number;
@@ -103,24 +86,6 @@ export async function bookPage(deps: AppDeps, req: FastifyRequest, found: IdPage
 
 // ---- deprecated GET filters → conditions (api.md §5.3) ----
 
-const SERIES_STATUS = ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'] as const;
-const READ_STATUS = ['UNREAD', 'READ', 'IN_PROGRESS'] as const;
-const MEDIA_STATUS = ['UNKNOWN', 'ERROR', 'READY', 'UNSUPPORTED', 'OUTDATED'] as const;
-
-/** Enum values of a parameter in any case (Spring Boot's lenient conversion); an unknown one is a 400. */
-function enumValues<T extends string>(
-  name: string,
-  values: readonly string[] | undefined,
-  allowed: readonly T[],
-): T[] | undefined {
-  return values?.map((v) => {
-    const upper = v.trim().toUpperCase().replaceAll('-', '_');
-    const known = allowed.find((a) => a === upper);
-    if (known === undefined) throw badRequest(`Failed to convert value of ${name}: ${v}`);
-    return known;
-  });
-}
-
 /** `author=name,role`, split on the last comma; values without a comma are ignored. */
 export function authorsOf(values: readonly string[] | undefined): { name: string; role: string }[] {
   return (values ?? []).flatMap((v) => {
@@ -143,8 +108,8 @@ const bool = (v: boolean) => ({ operator: v ? ('isTrue' as const) : ('isFalse' a
 export interface SeriesFilters {
   library_id?: string[];
   collection_id?: string[];
-  status?: string[];
-  read_status?: string[];
+  status?: SeriesStatus[];
+  read_status?: ReadStatus[];
   publisher?: string[];
   language?: string[];
   genre?: string[];
@@ -164,22 +129,12 @@ export function seriesFilterCondition(q: SeriesFilters, extra: SearchConditionSe
     ...extra,
     ...anyOf<SearchConditionSeries>(q.library_id, (v) => ({ libraryId: is(v) })),
     ...anyOf<SearchConditionSeries>(q.collection_id, (v) => ({ collectionId: is(v) })),
-    ...anyOf<SearchConditionSeries, (typeof SERIES_STATUS)[number]>(
-      enumValues('status', q.status, SERIES_STATUS),
-      (v) => ({
-        seriesStatus: is(v),
-      }),
-    ),
+    ...anyOf<SearchConditionSeries, SeriesStatus>(q.status, (v) => ({ seriesStatus: is(v) })),
     ...anyOf<SearchConditionSeries>(q.publisher, (v) => ({ publisher: is(v) })),
     ...anyOf<SearchConditionSeries>(q.language, (v) => ({ language: is(v) })),
     ...anyOf<SearchConditionSeries>(q.genre, (v) => ({ genre: is(v) })),
     ...anyOf<SearchConditionSeries>(q.tag, (v) => ({ tag: is(v) })),
-    ...anyOf<SearchConditionSeries, (typeof READ_STATUS)[number]>(
-      enumValues('read_status', q.read_status, READ_STATUS),
-      (v) => ({
-        readStatus: is(v),
-      }),
-    ),
+    ...anyOf<SearchConditionSeries, ReadStatus>(q.read_status, (v) => ({ readStatus: is(v) })),
   ];
   const authors = authorsOf(q.author);
   if (authors.length) all.push({ anyOf: authors.map((a) => ({ author: { operator: 'is', value: a } })) });
@@ -211,8 +166,8 @@ export function seriesFilterCondition(q: SeriesFilters, extra: SearchConditionSe
 
 export interface BookFilters {
   library_id?: string[];
-  media_status?: string[];
-  read_status?: string[];
+  media_status?: MediaStatus[];
+  read_status?: ReadStatus[];
   tag?: string[];
   deleted?: boolean;
   author?: string[];
@@ -224,18 +179,8 @@ export function bookFilterCondition(q: BookFilters, extra: SearchConditionBook[]
   const all: SearchConditionBook[] = [
     ...extra,
     ...anyOf<SearchConditionBook>(q.library_id, (v) => ({ libraryId: is(v) })),
-    ...anyOf<SearchConditionBook, (typeof MEDIA_STATUS)[number]>(
-      enumValues('media_status', q.media_status, MEDIA_STATUS),
-      (v) => ({
-        mediaStatus: is(v),
-      }),
-    ),
-    ...anyOf<SearchConditionBook, (typeof READ_STATUS)[number]>(
-      enumValues('read_status', q.read_status, READ_STATUS),
-      (v) => ({
-        readStatus: is(v),
-      }),
-    ),
+    ...anyOf<SearchConditionBook, MediaStatus>(q.media_status, (v) => ({ mediaStatus: is(v) })),
+    ...anyOf<SearchConditionBook, ReadStatus>(q.read_status, (v) => ({ readStatus: is(v) })),
     ...anyOf<SearchConditionBook>(q.tag, (v) => ({ tag: is(v) })),
   ];
   const authors = authorsOf(q.author);

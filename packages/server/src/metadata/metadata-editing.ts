@@ -7,6 +7,7 @@ import type {
   SeriesMetadataChanges,
 } from '../db/repositories/metadata.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
+import { sortKey } from '../db/search/text.js';
 import { invalid, notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
 import { PRIORITY, type Task } from '../tasks/definitions.js';
@@ -28,6 +29,11 @@ export interface Violation {
 
 const BLANK = 'must not be blank';
 const NULL_OR_NOT_BLANK = 'Must be null or not blank';
+/**
+ * A repeated link label or author (name and role) is refused (spec.md §5). Names and labels that differ only in case,
+ * accents or spacing are the same (`sortKey`): the way search and sorting compare them, and the way the web
+ * client's edit dialog finds duplicates.
+ */
 const DUPLICATE = 'already exists';
 
 const present = <T>(v: T | null | undefined): v is T => v !== undefined && v !== null;
@@ -45,8 +51,8 @@ function links(list: readonly { label: string; url: string }[], field: string, v
     const label = l.label.trim();
     const url = l.url.trim();
     if (!label) violations.push({ fieldName: `${field}[${i}].label`, message: BLANK });
-    else if (labels.has(label)) violations.push({ fieldName: `${field}[${i}].label`, message: DUPLICATE });
-    labels.add(label);
+    else if (labels.has(sortKey(label))) violations.push({ fieldName: `${field}[${i}].label`, message: DUPLICATE });
+    labels.add(sortKey(label));
     const problem = linkUrlProblem(url);
     if (problem === 'invalid') violations.push({ fieldName: `${field}[${i}].url`, message: 'must be a valid URL' });
     if (problem === 'scheme')
@@ -96,7 +102,7 @@ export function bookUpdate(
       const author = { name: a.name.trim(), role: a.role.trim().toLowerCase() };
       if (!author.name) violations.push({ fieldName: field(`authors[${i}].name`), message: BLANK });
       if (!author.role) violations.push({ fieldName: field(`authors[${i}].role`), message: BLANK });
-      const key = `${author.role}\u0000${author.name}`;
+      const key = `${author.role}\u0000${sortKey(author.name)}`;
       if (author.name && author.role && seen.has(key))
         violations.push({ fieldName: field(`authors[${i}]`), message: DUPLICATE });
       seen.add(key);

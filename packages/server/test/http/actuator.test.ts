@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ describe('GET /actuator/health', () => {
 });
 
 describe('GET /actuator/info', () => {
-  it('answers build and os information to admins only', async () => {
+  it('answers every section Komga answers (git, build, java, os) to admins only', async () => {
     const s = await start();
     expect((await s.fetch('/actuator/info')).status).toBe(401);
     const admin = await claim(s);
@@ -68,12 +69,25 @@ describe('GET /actuator/info', () => {
 
     const res = await s.fetch('/actuator/info', { headers: { authorization: admin.authorization } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { build: unknown; os: unknown };
-    expect(body.build).toEqual({
-      artifact: 'quire',
-      name: 'quire',
-      version: s.app.deps.config.version,
-      group: 'quire',
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['build', 'git', 'java', 'os']);
+    // The Komga UI's navigation drawer reads git.branch on every redraw.
+    const recorded = JSON.parse(readFileSync(join(import.meta.dirname, '../../dist/build-info.json'), 'utf8'));
+    expect(body.git).toEqual(recorded.git);
+    expect(body.git).toEqual({
+      branch: expect.any(String),
+      commit: {
+        id: expect.stringMatching(/^[0-9a-f]{7,}$/),
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:]{8}Z$/),
+      },
+    });
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../../../package.json'), 'utf8'));
+    expect(body.build).toEqual({ artifact: 'quire', name: 'quire', version: pkg.version, group: 'quire' });
+    expect(body.java).toEqual({
+      version: process.versions.node,
+      vendor: { name: 'Node.js', version: process.version },
+      runtime: { name: 'Node.js', version: process.versions.node },
+      jvm: { name: 'V8', vendor: 'Google', version: process.versions.v8 },
     });
     expect(body.os).toEqual({ name: expect.any(String), version: expect.any(String), arch: expect.any(String) });
   });

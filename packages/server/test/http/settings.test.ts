@@ -236,3 +236,50 @@ describe('PATCH /api/v1/settings', () => {
     expect(await s.app.deps.settings.get()).toEqual({ ...before, taskPoolSize: 2 });
   });
 });
+
+describe('remember-me settings (docs/architecture.md: they apply at once)', () => {
+  const rememberMeCookie = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('komga-remember-me='))
+      ?.split(';')
+      .map((p) => p.trim());
+  const rememberedLogin = async (s: TestServer, authorization: string) => {
+    const res = await s.fetch('/api/v2/users/me?remember-me=true', { headers: { authorization } });
+    expect(res.status).toBe(200);
+    return rememberMeCookie(res)!;
+  };
+  const restartRequired = async (s: TestServer, authorization: string) =>
+    (await s.fetch('/api/v1/settings/restart-required', { headers: { authorization } })).json();
+
+  it('a new duration is what the next remember-me login gets, with no restart pending', async () => {
+    const s = await start();
+    const admin = await claim(s);
+    expect(await rememberedLogin(s, admin.authorization)).toContain(`Max-Age=${365 * 24 * 3600}`);
+
+    const res = await patch(s, admin.authorization, { rememberMeDurationDays: 2 });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('x-quire-restart-required')).toBeNull();
+    expect(await restartRequired(s, admin.authorization)).toEqual({ restartRequired: false, settings: [] });
+
+    const cookie = await rememberedLogin(s, admin.authorization);
+    expect(cookie).toContain(`Max-Age=${2 * 24 * 3600}`);
+    // The signed token carries the same expiry, so the duration holds on the server side too.
+    const token = Buffer.from(cookie[0]!.slice('komga-remember-me='.length), 'base64url').toString('utf8');
+    const expiresAt = Number(token.split(':').at(-3));
+    expect(Math.abs(expiresAt - (Date.now() + 2 * 24 * 3600 * 1000))).toBeLessThan(60_000);
+  });
+
+  it('renewing the key signs remembered browsers out at once, with no restart pending', async () => {
+    const s = await start();
+    const admin = await claim(s);
+    const remembered = (await rememberedLogin(s, admin.authorization))[0]!;
+    expect((await s.fetch('/api/v2/users/me', { headers: { cookie: remembered } })).status).toBe(200);
+
+    const res = await patch(s, admin.authorization, { renewRememberMeKey: true });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('x-quire-restart-required')).toBeNull();
+    expect(await restartRequired(s, admin.authorization)).toEqual({ restartRequired: false, settings: [] });
+    expect((await s.fetch('/api/v2/users/me', { headers: { cookie: remembered } })).status).toBe(401);
+  });
+});

@@ -446,6 +446,31 @@ describe('validation (spec.md §5): 400 with the violations, nothing stored', ()
     ]);
   });
 
+  it('book: the same author and role differing only in case, accents or spacing is refused, and nothing changes', async () => {
+    const before = (await get<BookDto>(`/api/v1/books/${ids.saga1}`)).metadata;
+    expect(
+      await violations(bookPath(), {
+        authors: [
+          { name: 'Frank Miller', role: 'writer' },
+          { name: 'frank  miller', role: 'Writer' },
+          { name: 'Zoé Dupont', role: 'colorist' },
+          { name: 'Zoe DUPONT', role: 'colorist' },
+          { name: 'Frank Miller', role: 'penciller' },
+        ],
+        links: [
+          { label: 'Wiki', url: 'https://a.example' },
+          { label: 'wiki ', url: 'https://b.example' },
+        ],
+      }),
+    ).toEqual([
+      { fieldName: 'authors[1]', message: 'already exists' },
+      { fieldName: 'authors[3]', message: 'already exists' },
+      { fieldName: 'links[1].label', message: 'already exists' },
+    ]);
+    const after = (await get<BookDto>(`/api/v1/books/${ids.saga1}`)).metadata;
+    expect({ authors: after.authors, links: after.links }).toEqual({ authors: before.authors, links: before.links });
+  });
+
   it('series: age rating ≥ 0, total book count ≥ 1, a BCP 47 language, unique link labels', async () => {
     expect(
       await violations(seriesPath(), {

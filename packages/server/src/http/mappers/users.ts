@@ -46,16 +46,18 @@ export function toApiKeyDto(k: StoredApiKey, plainKey?: string): ApiKeyDto {
 }
 
 export function toAuthenticationActivityDto(a: StoredActivity): AuthenticationActivityDto {
-  const dto: AuthenticationActivityDto = { success: a.success, dateTime: utcDateTime(a.dateTime) };
-  if (a.userId !== null) dto.userId = a.userId;
-  if (a.email !== null) dto.email = a.email;
-  if (a.apiKeyId !== null) dto.apiKeyId = a.apiKeyId;
-  if (a.apiKeyComment !== null) dto.apiKeyComment = a.apiKeyComment;
-  if (a.ip !== null) dto.ip = a.ip;
-  if (a.userAgent !== null) dto.userAgent = a.userAgent;
-  if (a.error !== null) dto.error = a.error;
-  if (a.source !== null) dto.source = a.source;
-  return dto;
+  return {
+    userId: a.userId,
+    email: a.email,
+    apiKeyId: a.apiKeyId,
+    apiKeyComment: a.apiKeyComment,
+    ip: a.ip,
+    userAgent: a.userAgent,
+    success: a.success,
+    error: a.error,
+    dateTime: utcDateTime(a.dateTime),
+    source: a.source,
+  };
 }
 
 /** `yyyy-MM-dd'T'HH:mm:ss'Z'` (api.md §1.3, annotated UTC date-time). */

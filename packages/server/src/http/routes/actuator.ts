@@ -35,11 +35,10 @@ export const actuatorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => 
 
   app.get('/actuator/info', { onRequest: app.requireRole('ADMIN') }, async (_req, reply) => {
     reply.type('application/vnd.spring-boot.actuator.v3+json');
-    // Komga's shape (git, build, java, os) filled with what Quire knows: no git metadata ships with it, and
-    // the runtime is Node.js rather than a JVM, so `java` is replaced by `node`.
     return {
-      build: { artifact: 'quire', name: 'quire', version: config.version, group: 'quire' },
-      node: { version: process.versions.node, v8: process.versions.v8 },
+      git: config.build.git,
+      build: { artifact: 'quire', name: 'quire', version: config.build.version, group: 'quire' },
+      java: runtimeInfo(),
       os: { name: type(), version: release(), arch: arch() },
     };
   });
@@ -65,6 +64,20 @@ export const actuatorRoutes: FastifyPluginAsync<AppDeps> = async (app, deps) => 
     }
   }
 };
+
+/**
+ * Komga's `java` section describes the JVM; Quire's runtime is Node.js on V8, described in the same shape so that
+ * clients reading it find every field.
+ */
+function runtimeInfo() {
+  const node = process.versions.node;
+  return {
+    version: node,
+    vendor: { name: 'Node.js', version: process.version },
+    runtime: { name: 'Node.js', version: node },
+    jvm: { name: 'V8', vendor: 'Google', version: process.versions.v8 },
+  };
+}
 
 async function diskHealth(path: string): Promise<Component> {
   try {

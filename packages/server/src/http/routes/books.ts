@@ -32,7 +32,7 @@ import type { AppDeps } from '../deps.js';
 import { PUBLICATION_RESOURCE_POLICY } from '../plugins/security-headers.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
 import { toPage } from '../mappers/users.js';
-import { arrayParams, bookFilterCondition, bookPage, pageRequest } from '../listing.js';
+import { bookFilterCondition, bookPage, pageRequest } from '../listing.js';
 
 const accepted = { 202: Type.Null({ description: 'Accepted' }) };
 const binary = { 200: Type.Unsafe<Buffer>({ description: 'bytes' }) };
@@ -169,7 +169,6 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     {
       schema: { querystring: ListPagingQuery, body: BookSearchBody, response: { 200: PageBookDto } },
       onRequest: auth,
-      preValidation: arrayParams(ListPagingQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);
@@ -188,7 +187,6 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     {
       schema: { querystring: BookListQuery, response: { 200: PageBookDto } },
       onRequest: auth,
-      preValidation: arrayParams(BookListQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);
@@ -220,7 +218,6 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
     {
       schema: { querystring: BookOnDeckQuery, response: { 200: PageBookDto } },
       onRequest: auth,
-      preValidation: arrayParams(BookOnDeckQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);

@@ -4,7 +4,7 @@ import { CollectionSeriesQuery, MemberListParams, PageSeriesDto } from '@quire/a
 import { listContext } from '../../db/queries/conditions.js';
 import { notFound } from '../../domain/errors.js';
 import type { AppDeps } from '../deps.js';
-import { arrayParams, pageRequest, seriesFilterCondition, seriesPage } from '../listing.js';
+import { pageRequest, seriesFilterCondition, seriesPage } from '../listing.js';
 
 /**
  * The series of a collection (api.md §3.4): the deprecated series filters, in collection order when the collection
@@ -19,7 +19,6 @@ export const collectionSeriesRoutes: FastifyPluginAsync<AppDeps> = async (instan
     {
       schema: { params: MemberListParams, querystring: CollectionSeriesQuery, response: { 200: PageSeriesDto } },
       onRequest: app.authenticate,
-      preValidation: arrayParams(CollectionSeriesQuery),
     },
     async (req) => {
       const ctx = listContext(req.user!);

@@ -40,14 +40,6 @@ export function pageRequestOf(q: { page?: number; size?: number; unpaged?: boole
 
 export const pagingOf = (p: PageRequest) => (p.unpaged ? undefined : { offset: p.page * p.size, limit: p.size });
 
-/** `library_id` repeated, comma-separated, or as `library_id[]` (api.md §1.5). */
-export function libraryIdsOf(q: { library_id?: string[]; 'library_id[]'?: string[] }): string[] {
-  return [...(q.library_id ?? []), ...(q['library_id[]'] ?? [])]
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
-
 const posterFields = (p: StoredPoster) => ({
   id: p.id,
   type: 'USER_UPLOADED',
@@ -113,7 +105,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, 
       const page = pageRequestOf(req.query);
       const { content, total } = await service.list(req.user!, {
         search: req.query.search,
-        libraryIds: libraryIdsOf(req.query),
+        libraryIds: req.query.library_id ?? [],
         paging: pagingOf(page),
       });
       return toPage(content.map(toCollectionDto), total, page);

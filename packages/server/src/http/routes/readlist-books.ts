@@ -5,7 +5,7 @@ import { listContext } from '../../db/queries/conditions.js';
 import { notFound } from '../../domain/errors.js';
 import { isAdmin } from '../../domain/user.js';
 import type { AppDeps } from '../deps.js';
-import { arrayParams, bookFilterCondition, bookPage, pageRequest } from '../listing.js';
+import { bookFilterCondition, bookPage, pageRequest } from '../listing.js';
 import { toBookDto } from '../mappers/books.js';
 
 /**
@@ -21,7 +21,6 @@ export const readListBookRoutes: FastifyPluginAsync<AppDeps> = async (instance, 
     {
       schema: { params: MemberListParams, querystring: ReadListBooksQuery, response: { 200: PageBookDto } },
       onRequest: app.authenticate,
-      preValidation: arrayParams(ReadListBooksQuery),
     },
     async (req) => {
       const ctx = listContext(req.user!);

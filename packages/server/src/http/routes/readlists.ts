@@ -17,7 +17,7 @@ import type { ReadListSortProperty, ReadListView } from '../../collections/index
 import { contentDisposition, fileNameOf, streamStoredZip } from '../../library/book-files.js';
 import type { AppDeps } from '../deps.js';
 import { toPage, utcDateTime } from '../mappers/users.js';
-import { libraryIdsOf, pageRequestOf, pagingOf, sendSetThumbnail, toReadListPosterDto } from './collections.js';
+import { pageRequestOf, pagingOf, sendSetThumbnail, toReadListPosterDto } from './collections.js';
 import { readUpload } from './thumbnails.js';
 
 /*
@@ -75,7 +75,7 @@ export const readListRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { 
       const page = pageRequestOf(req.query);
       const { content, total } = await service.list(req.user!, {
         search: req.query.search,
-        libraryIds: libraryIdsOf(req.query),
+        libraryIds: req.query.library_id ?? [],
         sort: sortOf(req.query.sort),
         paging: pagingOf(page),
       });

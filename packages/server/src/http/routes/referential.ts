@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AuthorDto, PageAuthorDto, PageIntegerDto, PageStringDto, ReferentialQuery } from '@quire/api';
@@ -18,21 +18,10 @@ const KIND: Record<FilterKey, EntityFilter['kind']> = {
   readlist_id: 'readlist',
 };
 
-/** An array parameter: repeated keys, `key[]` too, comma lists split (api.md §1.5). */
-function idsOf(req: FastifyRequest, key: FilterKey): string[] {
-  const query = req.query as Record<string, unknown>;
-  const raw = [query[key], query[`${key}[]`]].flat();
-  return raw
-    .filter((v): v is string => typeof v === 'string')
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
-
 /** The first filter given, in `keys` order (Komga's precedence); null when none. */
-function filterOf(req: FastifyRequest, keys: readonly FilterKey[]): EntityFilter | null {
+function filterOf(query: ReferentialQuery, keys: readonly FilterKey[]): EntityFilter | null {
   for (const key of keys) {
-    const ids = idsOf(req, key);
+    const ids = query[key] ?? [];
     if (ids.length > 0) return { kind: KIND[key], ids };
   }
   return null;
@@ -63,18 +52,18 @@ export const referentialRoutes: FastifyPluginAsync<AppDeps> = async (instance, {
 
   app.get('/api/v2/authors', { schema: schema({ 200: PageAuthorDto }), onRequest: auth }, async (req) => {
     const { search, role } = req.query;
-    const filter = filterOf(req, ENTITY_FILTERS);
+    const filter = filterOf(req.query, ENTITY_FILTERS);
     return paged(await referential.authors(req.user!, { search, role, filter }), req.query);
   });
 
   app.get('/api/v2/authors/names', { schema: schema({ 200: PageStringDto }), onRequest: auth }, async (req) => {
     const { search, role } = req.query;
-    const filter = filterOf(req, ENTITY_FILTERS);
+    const filter = filterOf(req.query, ENTITY_FILTERS);
     return paged(await referential.authorNames(req.user!, { search, role, filter }), req.query);
   });
 
   app.get('/api/v2/authors/roles', { schema: schema({ 200: PageStringDto }), onRequest: auth }, async (req) =>
-    paged(await referential.authorRoles(req.user!, { filter: filterOf(req, ENTITY_FILTERS) }), req.query),
+    paged(await referential.authorRoles(req.user!, { filter: filterOf(req.query, ENTITY_FILTERS) }), req.query),
   );
 
   const seriesValuesV2 = (path: string, kind: SeriesValueKind) =>
@@ -82,7 +71,7 @@ export const referentialRoutes: FastifyPluginAsync<AppDeps> = async (instance, {
       paged(
         await referential.seriesValues(req.user!, kind, {
           search: req.query.search,
-          filter: filterOf(req, SERIES_FILTERS),
+          filter: filterOf(req.query, SERIES_FILTERS),
         }),
         req.query,
       ),
@@ -93,7 +82,7 @@ export const referentialRoutes: FastifyPluginAsync<AppDeps> = async (instance, {
   seriesValuesV2('/api/v2/sharing-labels', 'sharingLabel');
 
   app.get('/api/v2/tags', { schema: schema({ 200: PageStringDto }), onRequest: auth }, async (req) => {
-    const q = { search: req.query.search, filter: filterOf(req, ENTITY_FILTERS) };
+    const q = { search: req.query.search, filter: filterOf(req.query, ENTITY_FILTERS) };
     const include = req.query.include ?? 'BOTH';
     const values =
       include === 'SERIES'
@@ -105,11 +94,11 @@ export const referentialRoutes: FastifyPluginAsync<AppDeps> = async (instance, {
   });
 
   app.get('/api/v2/series/release-years', { schema: schema({ 200: PageStringDto }), onRequest: auth }, async (req) =>
-    paged(await referential.releaseYears(req.user!, { filter: filterOf(req, SERIES_FILTERS) }), req.query),
+    paged(await referential.releaseYears(req.user!, { filter: filterOf(req.query, SERIES_FILTERS) }), req.query),
   );
 
   app.get('/api/v2/age-ratings', { schema: schema({ 200: PageIntegerDto }), onRequest: auth }, async (req) => {
-    const ratings = await referential.ageRatings(req.user!, { filter: filterOf(req, SERIES_FILTERS) });
+    const ratings = await referential.ageRatings(req.user!, { filter: filterOf(req.query, SERIES_FILTERS) });
     return paged(
       ratings.filter((r): r is number => r !== null),
       req.query,
@@ -121,7 +110,7 @@ export const referentialRoutes: FastifyPluginAsync<AppDeps> = async (instance, {
   app.get('/api/v1/authors', { schema: schema({ 200: Type.Array(AuthorDto) }), onRequest: auth }, async (req) =>
     referential.authors(req.user!, {
       search: req.query.search,
-      filter: filterOf(req, ['library_id', 'collection_id', 'series_id']),
+      filter: filterOf(req.query, ['library_id', 'collection_id', 'series_id']),
     }),
   );
 
@@ -135,7 +124,7 @@ export const referentialRoutes: FastifyPluginAsync<AppDeps> = async (instance, {
 
   const seriesValuesV1 = (path: string, kind: SeriesValueKind) =>
     app.get(path, { schema: schema(Strings), onRequest: auth }, (req) =>
-      referential.seriesValues(req.user!, kind, { filter: filterOf(req, SERIES_FILTERS) }),
+      referential.seriesValues(req.user!, kind, { filter: filterOf(req.query, SERIES_FILTERS) }),
     );
   seriesValuesV1('/api/v1/genres', 'genre');
   seriesValuesV1('/api/v1/publishers', 'publisher');
@@ -144,21 +133,21 @@ export const referentialRoutes: FastifyPluginAsync<AppDeps> = async (instance, {
   seriesValuesV1('/api/v1/tags/series', 'seriesTag');
 
   app.get('/api/v1/tags', { schema: schema(Strings), onRequest: auth }, (req) =>
-    referential.allTags(req.user!, { filter: filterOf(req, SERIES_FILTERS) }),
+    referential.allTags(req.user!, { filter: filterOf(req.query, SERIES_FILTERS) }),
   );
 
   app.get('/api/v1/tags/book', { schema: schema(Strings), onRequest: auth }, (req) =>
-    referential.bookTags(req.user!, { filter: filterOf(req, ['series_id', 'readlist_id', 'library_id']) }),
+    referential.bookTags(req.user!, { filter: filterOf(req.query, ['series_id', 'readlist_id', 'library_id']) }),
   );
 
   // Komga answers strings here, "None" standing for series without a rating.
   app.get('/api/v1/age-ratings', { schema: schema(Strings), onRequest: auth }, async (req) =>
-    (await referential.ageRatings(req.user!, { filter: filterOf(req, SERIES_FILTERS) })).map((r) =>
+    (await referential.ageRatings(req.user!, { filter: filterOf(req.query, SERIES_FILTERS) })).map((r) =>
       r === null ? 'None' : String(r),
     ),
   );
 
   app.get('/api/v1/series/release-dates', { schema: schema(Strings), onRequest: auth }, (req) =>
-    referential.releaseYears(req.user!, { filter: filterOf(req, SERIES_FILTERS) }),
+    referential.releaseYears(req.user!, { filter: filterOf(req.query, SERIES_FILTERS) }),
   );
 };

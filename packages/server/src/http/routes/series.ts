@@ -20,14 +20,7 @@ import { contentDisposition, streamStoredZip } from '../../library/book-files.js
 import { PRIORITY } from '../../tasks/definitions.js';
 import type { AppDeps } from '../deps.js';
 import { toSeriesDto } from '../mappers/series.js';
-import {
-  arrayParams,
-  bookFilterCondition,
-  bookPage,
-  pageRequest,
-  seriesFilterCondition,
-  seriesPage,
-} from '../listing.js';
+import { bookFilterCondition, bookPage, pageRequest, seriesFilterCondition, seriesPage } from '../listing.js';
 import { checkAccess } from './books.js';
 
 const accepted = { 202: Type.Null({ description: 'Accepted' }) };
@@ -68,7 +61,6 @@ export const seriesRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) 
     {
       schema: { querystring: ListPagingQuery, body: SeriesSearchBody, response: { 200: PageSeriesDto } },
       onRequest: auth,
-      preValidation: arrayParams(ListPagingQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);
@@ -99,7 +91,6 @@ export const seriesRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) 
     {
       schema: { querystring: SeriesListQuery, response: { 200: PageSeriesDto } },
       onRequest: auth,
-      preValidation: arrayParams(SeriesListQuery),
     },
     async (req) => {
       const page = pageRequest(req.query);
@@ -122,7 +113,6 @@ export const seriesRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) 
     {
       schema: { querystring: SeriesListQuery, response: { 200: Type.Array(GroupCountDto) } },
       onRequest: auth,
-      preValidation: arrayParams(SeriesListQuery),
     },
     async (req) =>
       browse.series.groups({
@@ -139,7 +129,6 @@ export const seriesRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) 
       {
         schema: { querystring: SeriesRecentQuery, response: { 200: PageSeriesDto } },
         onRequest: auth,
-        preValidation: arrayParams(SeriesRecentQuery),
       },
       async (req) => {
         const page = pageRequest(req.query);
@@ -169,7 +158,6 @@ export const seriesRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) 
     {
       schema: { params: SeriesIdParams, querystring: SeriesBooksQuery, response: { 200: PageBookDto } },
       onRequest: auth,
-      preValidation: arrayParams(SeriesBooksQuery),
     },
     async (req) => {
       const series = await books.series.findAccess(req.params.seriesId);

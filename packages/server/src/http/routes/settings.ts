@@ -10,8 +10,8 @@ export const RESTART_REQUIRED_HEADER = 'X-Quire-Restart-Required';
 /**
  * Server settings (api.md §9.4), ADMIN only.
  *
- * Quire extension, outside Komga's DTOs: some settings only apply after a restart (port, context path,
- * remember-me duration and key). `GET /api/v1/settings/restart-required` answers
+ * Quire extension, outside Komga's DTOs: the port and the context path only apply after a restart (everything
+ * else, the remember-me duration and key included, applies at once: docs/architecture.md). `GET /api/v1/settings/restart-required` answers
  * `{restartRequired, settings: [...]}` comparing the database with what this process started with, and
  * `PATCH /api/v1/settings` sends the same list in the `X-Quire-Restart-Required` header when it is not empty.
  */

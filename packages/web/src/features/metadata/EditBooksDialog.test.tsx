@@ -160,6 +160,37 @@ describe('EditBooksDialog authors and links', () => {
     });
   });
 
+  it('refuses an author typed again in the same role under that field, instead of dropping it silently', async () => {
+    const book = buildBook({ metadata: { authors: [{ name: 'Fiona Staples', role: 'penciller' }] } });
+    const { user, requests, onClose } = open([book], { 'PATCH /api/v1/books/book-1/metadata': { status: 204 } });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit book' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Authors' }));
+    const pencillers = within(dialog).getByRole('combobox', { name: 'Pencillers' });
+    await addChip(user, pencillers, 'Fiona Staples');
+    expect(pencillers).toHaveAccessibleDescription('Already exists');
+    // What was typed stays, so the user sees what was refused.
+    expect(pencillers).toHaveValue('Fiona Staples');
+    expect(within(dialog).getAllByRole('button', { name: 'Fiona Staples' })).toHaveLength(1);
+    await user.clear(pencillers);
+    expect(pencillers).not.toHaveAccessibleDescription('Already exists');
+    // Leaving the field (autoSelect) gives the same answer.
+    await fill(user, pencillers, 'Fiona Staples');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Writers' }));
+    expect(pencillers).toHaveAccessibleDescription('Already exists');
+
+    await user.clear(pencillers);
+    await addChip(user, within(dialog).getByRole('combobox', { name: 'Writers' }), 'Fiona Staples');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({
+      authors: [
+        { name: 'Fiona Staples', role: 'writer' },
+        { name: 'Fiona Staples', role: 'penciller' },
+      ],
+      authorsLock: true,
+    });
+  });
+
   it('checks links: label required and unique, URL valid and http(s)', async () => {
     const { user, requests, onClose } = open(undefined, { 'PATCH /api/v1/books/book-1/metadata': { status: 204 } });
     const dialog = await screen.findByRole('dialog', { name: 'Edit book' });

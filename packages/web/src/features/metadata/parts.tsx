@@ -173,6 +173,13 @@ export interface ChipsFieldProps {
 export function ChipsField(props: ChipsFieldProps) {
   const { t } = useTranslation();
   const [duplicate, setDuplicate] = useState(false);
+  const [input, setInput] = useState('');
+  // MUI leaves a typed value equal to a chip already there in the input and adds nothing, without a word (on Enter
+  // and on leaving the field): say "Already exists" instead.
+  const refuseRepeat = () => {
+    const typed = foldName(input);
+    if (typed !== '' && props.value.some((v) => foldName(v) === typed)) setDuplicate(true);
+  };
   const change = (next: string[]) => {
     const cleaned = next.map((v) => v.trim()).filter(Boolean);
     const folded = cleaned.map(foldName);
@@ -196,10 +203,16 @@ export function ChipsField(props: ChipsFieldProps) {
       loadingText={t('common.loading')}
       getOptionLabel={props.getOptionLabel}
       onChange={(_, next) => change(next)}
+      inputValue={input}
       onInputChange={(_, text, reason) => {
         if (reason === 'input') setDuplicate(false);
+        setInput(text);
         props.onInputChange?.(text);
       }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') refuseRepeat();
+      }}
+      onBlur={refuseRepeat}
       renderInput={(params) => (
         <TextField
           {...params}

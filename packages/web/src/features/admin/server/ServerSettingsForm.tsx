@@ -32,7 +32,10 @@ export interface ServerSettingsFormProps {
   onSave: (patch: SettingsUpdateDto) => void;
 }
 
-/** Every field of SettingsDto (ui.md §13.2, spec §5). Remount it with fresh settings to start over. */
+/**
+ * The fields of SettingsDto that Quire uses (ui.md §13.2, spec §5; settings-form.ts says what is left out). Remount
+ * it with fresh settings to start over.
+ */
 export function ServerSettingsForm({ settings, saving, saveError, onSave }: ServerSettingsFormProps) {
   const { t } = useTranslation();
   const initial = formOf(settings);
@@ -127,7 +130,11 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
           </Group>
 
           <Group title={t('server.groupSecurity')}>
-            {number('rememberMeDurationDays', t('server.rememberMeDurationDays'))}
+            {number(
+              'rememberMeDurationDays',
+              t('server.rememberMeDurationDays'),
+              t('server.rememberMeDurationDaysHint'),
+            )}
             {toggle('renewRememberMeKey', t('server.renewRememberMeKey'), t('server.renewRememberMeKeyHint'))}
           </Group>
 

@@ -113,6 +113,26 @@ describe('ServerSettingsPage', () => {
     expect(await screen.findByText(/take effect after the server restarts: Server port\./)).toBeInTheDocument();
   });
 
+  it('offers no Kobo settings: nothing reads them until Kobo sync is built', async () => {
+    renderPage();
+    await screen.findByRole('spinbutton', { name: /^Task threads/ });
+    expect(screen.queryByText(/Kobo/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/kepubify/i)).not.toBeInTheDocument();
+  });
+
+  it('says the remember-me duration applies at once, and saving it asks for no restart', async () => {
+    const { requests } = renderPage({ restartRequired: false, settings: [] });
+    const duration = await screen.findByRole('spinbutton', { name: /^Remember me duration/ });
+    expect(duration).toHaveAccessibleDescription(/Applies at once .* no restart needed/);
+    await userEvent.clear(duration);
+    await userEvent.type(duration, '30');
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PATCH')).toBe(true));
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ rememberMeDurationDays: 30 });
+    expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+    expect(screen.queryByText('Restart required')).not.toBeInTheDocument();
+  });
+
   it('asks before stopping the server', async () => {
     const { requests } = renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Stop server' }));

@@ -1,0 +1,72 @@
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
+
+/** Parameters whose values are not comma lists: sort orders and `name,role` pairs. */
+const NOT_SPLIT = new Set(['sort', 'author']);
+const TRUE = new Set(['true', 'on', 'yes', '1']);
+const FALSE = new Set(['false', 'off', 'no', '0']);
+
+interface PropertySchema {
+  type?: string;
+  items?: PropertySchema;
+  enum?: unknown[];
+  anyOf?: { const?: unknown }[];
+}
+
+/** How Spring Boot's lenient enum conversion compares names: letters and digits only, any case. */
+const canonical = (value: string) => value.replace(/[^a-z0-9]/gi, '').toLowerCase();
+
+/** The constants of an enum schema (`Type.Enum` or a union of string literals), or null. */
+function enumConstants(schema: PropertySchema | undefined): string[] | null {
+  const constants = schema?.enum ?? schema?.anyOf?.map((s) => s.const);
+  return constants?.length && constants.every((c) => typeof c === 'string') ? (constants as string[]) : null;
+}
+
+/** One value as Spring converts it for its declared type; undefined when it stands for "no value". */
+function scalar(value: string, schema: PropertySchema | undefined): string | undefined {
+  if (schema?.type === 'boolean') {
+    const v = value.trim().toLowerCase();
+    if (v === '') return undefined;
+    return TRUE.has(v) ? 'true' : FALSE.has(v) ? 'false' : value;
+  }
+  if (schema?.type === 'integer' || schema?.type === 'number') return value.trim() === '' ? undefined : value;
+  const constants = enumConstants(schema);
+  if (constants) return constants.find((c) => canonical(c) === canonical(value)) ?? value;
+  return value;
+}
+
+/**
+ * Query parameters as Spring MVC binds them (api.md §1.2, §1.5), before a route's querystring schema validates
+ * them: a parameter the route does not declare is ignored (dropped, so that no handler ever reads it unvalidated);
+ * arrays come from repeated keys, PHP-style `key[]` (merged with plain ones) or one comma list (items trimmed);
+ * booleans are true/on/yes/1 or false/off/no/0 in any case; enum values match in any case; an empty boolean or
+ * number is no value. Whatever is still wrong then fails validation: a 400.
+ */
+export const queryPlugin: FastifyPluginAsync = fp(async (app) => {
+  app.addHook('preValidation', (req, _reply, done) => {
+    const properties = (req.routeOptions.schema?.querystring as { properties?: Record<string, PropertySchema> })
+      ?.properties;
+    if (!properties) return done();
+    const raw = (req.query ?? {}) as Record<string, string | string[] | undefined>;
+    const query: Record<string, string | string[]> = {};
+    for (const [key, schema] of Object.entries(properties)) {
+      const values = [raw[key], raw[`${key}[]`]].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+      if (values.length === 0) continue;
+      if (schema.type === 'array') {
+        const items =
+          values.length === 1 && !NOT_SPLIT.has(key)
+            ? values[0]!
+                .split(',')
+                .map((v) => v.trim())
+                .filter((v) => v !== '')
+            : values;
+        query[key] = items.flatMap((v) => scalar(v, schema.items) ?? []);
+      } else {
+        const value = scalar(values[0]!, schema);
+        if (value !== undefined) query[key] = value;
+      }
+    }
+    req.query = query;
+    done();
+  });
+});

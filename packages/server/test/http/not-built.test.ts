@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, startServer, type TestServer } from '../support/server.js';
+
+/**
+ * What the README says is not built yet answers 404 (no stub a client could mistake for the feature), and the README
+ * says so: when one of these lands, its test and the README line change together.
+ */
+const readme = readFileSync(join(import.meta.dirname, '../../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+const notBuilt = readme.slice(readme.indexOf('Not built yet'), readme.indexOf('Additions of Quire'));
+
+const paths: [readmeMention: string, path: string][] = [
+  ['`/opds`', '/opds/v1.2/catalog'],
+  ['`/opds`', '/opds/v2/catalog'],
+  ['`/koreader`', '/koreader/syncs/progress/0123456789abcdef'],
+  ['`/kobo`', '/kobo/0123456789/v1/initialization'],
+  ['`/api/v1/history`', '/api/v1/history'],
+  ['`/api/v1/page-hashes`', '/api/v1/page-hashes'],
+];
+
+let s: TestServer;
+let admin: string;
+beforeAll(async () => {
+  s = await startServer();
+  admin = (await claim(s)).authorization;
+});
+afterAll(() => s.close());
+
+describe('paths the README lists as not built', () => {
+  it.each(paths)('%s: %s answers a JSON 404 to an admin', async (mention, path) => {
+    expect(notBuilt).toContain(mention);
+    const res = await s.fetch(path, { headers: { authorization: admin } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('the README promises no OPDS or KOReader client works today', () => {
+    const intro = readme.slice(0, readme.indexOf('## Quick start'));
+    expect(intro).not.toMatch(/KOReader and other OPDS readers\) work/);
+    expect(intro).toMatch(/OPDS \(for KOReader and other OPDS readers\), KOReader sync and Kobo sync are not built/);
+  });
+});
