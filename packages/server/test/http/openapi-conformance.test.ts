@@ -120,7 +120,7 @@ beforeAll(async () => {
   await send('POST', '/api/v1/filesystem', { path: dir }, 'post /api/v1/filesystem');
   await send('PATCH', '/api/v1/client-settings/user', { 'webui.theme': { value: 'dark' } });
   await send('PATCH', '/api/v1/client-settings/global', { 'webui.poster': { value: 'big', allowUnauthorized: true } });
-  const user = { email: 'reader@example.org', password: 'secret' };
+  const user = { email: 'reader@example.org', password: 'reader-secret' };
   ids.userId = (await send('POST', '/api/v2/users', user, 'post /api/v2/users')).id as string;
   // The reader logs in once, so that his latest authentication activity exists.
   expect(
