@@ -32,6 +32,7 @@ import { BookRepository } from './db/repositories/books.js';
 import { SidecarRepository } from './db/repositories/sidecars.js';
 import { LibraryScanner } from './library/library-scanner.js';
 import { LibraryLifecycle } from './library/library-lifecycle.js';
+import { LibraryFiles } from './library/library-files.js';
 import { Trash } from './library/trash.js';
 import { createThumbnails } from './library/thumbnails.js';
 import { hashFile } from './media/hash.js';
@@ -77,6 +78,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const libraryRepository = new LibraryRepository(db);
   const seriesRepository = new SeriesRepository(db);
   const bookRepository = new BookRepository(db);
+  // Every file of a library is opened through this: resolved, and refused when links lead out of its root.
+  const files = new LibraryFiles({ libraries: libraryRepository, logger });
   const trash = new Trash({ db, series: seriesRepository, books: bookRepository, events, dataDir: config.dataDir });
   const scanner = new LibraryScanner({
     db,
@@ -101,6 +104,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     books: bookRepository,
     scanner,
     trash,
+    files,
     lifecycle: new LibraryLifecycle({
       db,
       libraries: libraryRepository,
@@ -112,7 +116,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       dataDir: config.dataDir,
     }),
   };
-  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, logger });
+  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, files, logger });
   const collections = createCollections({ db, events, settings, thumbnails, dataDir: config.dataDir, logger });
   // Books: read models, analysis, pages and hashing; one PDF worker pool for the process, closed with the app.
   const pdf = new PdfService();
@@ -121,9 +125,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     queries: new BookQueries(db),
     series: new SeriesQueries(db),
     media,
-    analyzer: new BookAnalyzer({ media, pdf, events }),
-    pages: new BookPages({ media, pdf }),
-    hasher: new BookHasher({ media, libraries: libraryRepository }),
+    analyzer: new BookAnalyzer({ media, pdf, events, files }),
+    pages: new BookPages({ media, pdf, files }),
+    hasher: new BookHasher({ media, libraries: libraryRepository, files }),
   };
   // Metadata: refresh tasks read ComicInfo.xml, OPF, series.json and barcodes; edits come from the API.
   const metadataRepository = new MetadataRepository(db);
@@ -134,6 +138,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     media,
     pdf,
     lists: collections.metadataLists,
+    files,
     logger,
   });
   const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }) };
@@ -167,6 +172,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
         libraries: libraryRepository,
         analyzer: books.analyzer,
         events,
+        files,
       }),
       logger,
       scanner,

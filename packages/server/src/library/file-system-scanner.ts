@@ -3,7 +3,7 @@
  * files are books, which sidecars go with them. Returns plain data; the reconciliation with the
  * database is `domain/changes.ts`.
  */
-import { readdir as readdirCb, stat as statCb, type Dirent, type Stats } from 'node:fs';
+import { readdir as readdirCb, realpath as realpathCb, stat as statCb, type Dirent, type Stats } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bookNameFromFileName } from '../domain/book-numbering.js';
@@ -21,6 +21,7 @@ import {
   type SidecarType,
 } from '../domain/library.js';
 import { seriesNameFromFolder } from '../domain/series-title.js';
+import { isInside } from './library-files.js';
 
 export interface ScannedBook {
   /** File name without its last extension. */
@@ -74,6 +75,8 @@ export interface FileSystemScanResult {
   unreadableFolders: (ScanProblem & { url: string })[];
   /** Files that vanished or could not be stat'ed between listing and stat; skipped. */
   skippedFiles: ScanProblem[];
+  /** Symbolic links (to files or folders) whose real path is outside the library root; skipped. */
+  linksOutsideRoot: { path: string; target: string }[];
 }
 
 export type ScanOptions = Pick<
@@ -100,6 +103,8 @@ export class DirectoryNotAccessibleError extends QuireError {
 
 // The callback API: measurably cheaper per call than `fs/promises` (no FileHandle/promise plumbing in core).
 const stat = (path: string) => new Promise<Stats>((ok, ko) => statCb(path, (err, s) => (err ? ko(err) : ok(s))));
+const realpath = (path: string) =>
+  new Promise<string>((ok, ko) => realpathCb.native(path, (err, p) => (err ? ko(err) : ok(p))));
 const readdir = (path: string) =>
   new Promise<Dirent[]>((ok, ko) => readdirCb(path, { withFileTypes: true }, (err, e) => (err ? ko(err) : ok(e))));
 
@@ -129,8 +134,12 @@ interface DirResult {
 }
 
 /**
- * Walks a library root (§2.1): depth-first, following symbolic links (cycles are detected and
- * skipped), unlimited depth.
+ * Walks a library root (§2.1): depth-first, following symbolic links that stay inside the root (cycles
+ * are detected and skipped), unlimited depth.
+ * - Symbolic links are resolved to their real path; a link (to a file or a folder) whose real path is
+ *   outside the root's real path is skipped and reported (Komga follows it anywhere: a `passwd.cbz` link to
+ *   `/etc/passwd` became a downloadable book). Every other entry is inside by construction: it is a plain
+ *   entry of a folder whose real path is inside.
  * - Books: regular files (or links to them) whose lower-cased last extension is collected by the
  *   library's scan flags; names starting with `.` are skipped.
  * - Directories: skipped with their subtree when the name starts with `.`, or when their path
@@ -160,6 +169,13 @@ export async function scanLibraryFolder(root: string, options: ScanOptions): Pro
     throw new DirectoryNotAccessibleError(rootPath, errorCode(e));
   }
   if (!rootStat.isDirectory()) throw new DirectoryNotAccessibleError(rootPath, 'ENOTDIR');
+  let realRoot: string;
+  try {
+    realRoot = await realpath(rootPath);
+  } catch (e) {
+    throw new DirectoryNotAccessibleError(rootPath, errorCode(e));
+  }
+  const linksOutsideRoot: FileSystemScanResult['linksOutsideRoot'] = [];
 
   const isExcluded = (dirPath: string): boolean => {
     if (exclusions.length === 0) return false;
@@ -208,9 +224,21 @@ export async function scanLibraryFolder(root: string, options: ScanOptions): Pro
       // sockets, FIFOs, devices: never books
     }
 
-    // Symbolic links are followed: one stat tells whether the target is a folder or a file. A broken
-    // link is skipped (Komga: "a symlink as seen after following").
-    const linkStats = await Promise.all(links.map((l) => statOrNull(join(dirPath, l.name))));
+    // Symbolic links are followed when their real path is inside the root: one stat tells whether the
+    // target is a folder or a file. A broken link is skipped (Komga: "a symlink as seen after following").
+    const linkStats = await Promise.all(
+      links.map(async (l) => {
+        const path = join(dirPath, l.name);
+        const s = await statOrNull(path);
+        if (!s) return null;
+        const target = await realpath(path).catch(() => null);
+        if (target === null || !isInside(realRoot, target)) {
+          if (target !== null) linksOutsideRoot.push({ path, target });
+          return null;
+        }
+        return s;
+      }),
+    );
     const fileStats = new Map<string, Stats>();
     links.forEach((link, i) => {
       const s = linkStats[i];
@@ -337,5 +365,6 @@ export async function scanLibraryFolder(root: string, options: ScanOptions): Pro
   const walked = await visit(rootPath, rootStat, new Set([`${rootStat.dev}:${rootStat.ino}`]));
   unreadableFolders.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   skippedFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { series: walked.series, sidecars: walked.sidecars, unreadableFolders, skippedFiles };
+  linksOutsideRoot.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { series: walked.series, sidecars: walked.sidecars, unreadableFolders, skippedFiles, linksOutsideRoot };
 }

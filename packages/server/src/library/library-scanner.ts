@@ -119,6 +119,8 @@ export class LibraryScanner {
       d.events.emit({ type: 'LibraryChanged', data: { libraryId } });
       return { ...outcome, unavailable: true };
     }
+    for (const link of walk.linksOutsideRoot)
+      d.logger.warn({ libraryId, ...link, root: library.root }, 'Skipped a link that leads out of the library root');
     if (library.unavailableDate) {
       await d.libraries.setUnavailable(libraryId, null);
       d.events.emit({ type: 'LibraryChanged', data: { libraryId } });

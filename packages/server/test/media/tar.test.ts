@@ -182,7 +182,12 @@ describe('TAR flavours (CBT)', () => {
 
   it('analyses each flavour as a READY book whose page is the JPEG (was UNSUPPORTED ERR_1001 for V7)', async () => {
     const pdf = new PdfService({ workers: 1 });
-    const analyzer = new BookAnalyzer({ media: undefined as never, pdf, events: undefined as never });
+    const analyzer = new BookAnalyzer({
+      media: undefined as never,
+      pdf,
+      events: undefined as never,
+      files: undefined as never,
+    });
     try {
       for (const flavour of ['ustar', 'gnu', 'v7'] as const) {
         const file = write(
