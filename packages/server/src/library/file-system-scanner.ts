@@ -101,11 +101,36 @@ export class DirectoryNotAccessibleError extends QuireError {
   }
 }
 
+/**
+ * How many file-system calls a walk keeps in flight. They run on libuv's thread pool (4 threads), which every
+ * request shares (file reads, `statfs` of the health check, hashing, image work): a walk that queued thousands
+ * of calls at once, as it did, made every request wait for the whole queue (seconds on a 200,000-entry tree).
+ */
+const WALK_CONCURRENCY = 4;
+
+/** Runs at most `n` of the given calls at a time, in call order. */
+function limiter(n: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(call: () => Promise<T>): Promise<T> => {
+    if (active < n) active++;
+    else await new Promise<void>((resume) => waiting.push(resume));
+    try {
+      return await call();
+    } finally {
+      const next = waiting.shift();
+      if (next)
+        next(); // the slot passes to the next call
+      else active--;
+    }
+  };
+}
+
 // The callback API: measurably cheaper per call than `fs/promises` (no FileHandle/promise plumbing in core).
-const stat = (path: string) => new Promise<Stats>((ok, ko) => statCb(path, (err, s) => (err ? ko(err) : ok(s))));
-const realpath = (path: string) =>
+const statNow = (path: string) => new Promise<Stats>((ok, ko) => statCb(path, (err, s) => (err ? ko(err) : ok(s))));
+const realpathNow = (path: string) =>
   new Promise<string>((ok, ko) => realpathCb.native(path, (err, p) => (err ? ko(err) : ok(p))));
-const readdir = (path: string) =>
+const readdirNow = (path: string) =>
   new Promise<Dirent[]>((ok, ko) => readdirCb(path, { withFileTypes: true }, (err, e) => (err ? ko(err) : ok(e))));
 
 /** `file:` URL of a directory, with the trailing slash Java's `Path.toUri()` gives directories. */
@@ -155,6 +180,10 @@ interface DirResult {
  */
 export async function scanLibraryFolder(root: string, options: ScanOptions): Promise<FileSystemScanResult> {
   const rootPath = resolve(root);
+  const limited = limiter(WALK_CONCURRENCY);
+  const stat = (path: string) => limited(() => statNow(path));
+  const realpath = (path: string) => limited(() => realpathNow(path));
+  const readdir = (path: string) => limited(() => readdirNow(path));
   const extensions = bookExtensions(options);
   const exclusions = options.scanDirectoryExclusions.filter((x) => x !== '').map((x) => x.toLowerCase());
   const oneshots = normalizeOneshotsDirectory(options.oneshotsDirectory)?.toLowerCase() ?? null;
