@@ -139,6 +139,7 @@ export class LibraryScanner {
       deep,
       hash: (url) => d.hashFile(fileURLToPath(url)),
     });
+    await nextTurn(); // the reconciliation of a big library is tens of milliseconds of work; so is what follows
 
     const events: QuireEvent[] = [];
     const followUps: Task[] = [];
@@ -430,7 +431,7 @@ type Unit = (tx: Db) => Promise<void>;
 /** Missing series soft-deleted per unit. */
 const MISSING_PER_UNIT = 500;
 /** A transaction is committed once its units have run this long; then the event loop gets a turn. */
-const BATCH_MS = 20;
+const BATCH_MS = 10;
 
 /**
  * Runs units in transactions of about {@link BATCH_MS} each, yielding to the event loop between them, and calls
@@ -448,10 +449,13 @@ async function inBatches(db: Db, units: readonly Unit[], committed: () => Promis
       while (next < units.length && performance.now() - started < BATCH_MS);
     });
     await committed();
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   await committed();
 }
+
+/** Lets the event loop run what is waiting (requests, timers) before going on. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   const out = new Map<K, T[]>();
