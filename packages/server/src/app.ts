@@ -32,6 +32,7 @@ import { BookRepository } from './db/repositories/books.js';
 import { SidecarRepository } from './db/repositories/sidecars.js';
 import { LibraryScanner } from './library/library-scanner.js';
 import { LibraryLifecycle } from './library/library-lifecycle.js';
+import { LibraryFiles } from './library/library-files.js';
 import { Trash } from './library/trash.js';
 import { createThumbnails } from './library/thumbnails.js';
 import { hashFile } from './media/hash.js';
@@ -78,6 +79,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const libraryRepository = new LibraryRepository(db);
   const seriesRepository = new SeriesRepository(db);
   const bookRepository = new BookRepository(db);
+  // Every file of a library is opened through this: resolved, and refused when links lead out of its root.
+  const files = new LibraryFiles({ libraries: libraryRepository, logger });
   const trash = new Trash({ db, series: seriesRepository, books: bookRepository, events, dataDir: config.dataDir });
   const scanner = new LibraryScanner({
     db,
@@ -102,6 +105,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     books: bookRepository,
     scanner,
     trash,
+    files,
     lifecycle: new LibraryLifecycle({
       db,
       libraries: libraryRepository,
@@ -113,7 +117,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       dataDir: config.dataDir,
     }),
   };
-  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, logger });
+  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, files, logger });
   const collections = createCollections({ db, events, settings, thumbnails, dataDir: config.dataDir, logger });
   // Books: read models, analysis, pages and hashing; one PDF worker pool for the process, closed with the app.
   const pdf = new PdfService();
@@ -122,9 +126,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     queries: new BookQueries(db),
     series: new SeriesQueries(db),
     media,
-    analyzer: new BookAnalyzer({ media, pdf, events }),
-    pages: new BookPages({ media, pdf }),
-    hasher: new BookHasher({ media, libraries: libraryRepository }),
+    analyzer: new BookAnalyzer({ media, pdf, events, files }),
+    pages: new BookPages({ media, pdf, files }),
+    hasher: new BookHasher({ media, libraries: libraryRepository, files }),
   };
   // Metadata: refresh tasks read ComicInfo.xml, OPF, series.json and barcodes; edits come from the API.
   const metadataRepository = new MetadataRepository(db);
@@ -135,6 +139,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     media,
     pdf,
     lists: collections.metadataLists,
+    files,
     logger,
   });
   const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }) };
@@ -168,6 +173,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
         libraries: libraryRepository,
         analyzer: books.analyzer,
         events,
+        files,
       }),
       logger,
       scanner,

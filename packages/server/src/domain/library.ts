@@ -201,3 +201,23 @@ export function seriesLastModified(folderTime: number, bookTimes: readonly numbe
   for (const b of bookTimes) if (b > t) t = b;
   return t;
 }
+
+/**
+ * Folders a library may not be rooted at or in: kernel, device and runtime trees (a walk of them never ends, or
+ * reads devices) and boot files. Komga accepts any folder; a library rooted at `/` made every request wait.
+ */
+export const SYSTEM_FOLDERS: readonly string[] = ['/proc', '/sys', '/dev', '/run', '/boot'];
+
+/**
+ * Why a library root is refused (the message of a 400), or null when it is acceptable. Both paths are real paths
+ * (links resolved). Refused: the file system's root, a system folder or anything in it, and Quire's data folder,
+ * anything in it, or any folder that contains it (a scan would read the database and posters as they change).
+ */
+export function refusedRootReason(root: string, dataDir: string): string | null {
+  if (root === '/') return 'The file system root cannot be a library root';
+  // Only `/` contains a system folder, so an overlap means the root is one or is inside one.
+  const system = SYSTEM_FOLDERS.find((f) => rootsOverlap(f, root));
+  if (system) return `${system} is a system folder: it cannot hold a library`;
+  if (rootsOverlap(root, dataDir)) return `A library root cannot be in or around Quire's data folder (${dataDir})`;
+  return null;
+}

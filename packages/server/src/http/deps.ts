@@ -11,6 +11,7 @@ import type { SeriesRepository } from '../db/repositories/series.js';
 import type { BookRepository } from '../db/repositories/books.js';
 import type { LibraryLifecycle } from '../library/library-lifecycle.js';
 import type { LibraryScanner } from '../library/library-scanner.js';
+import type { LibraryFiles } from '../library/library-files.js';
 import type { Trash } from '../library/trash.js';
 import type { Thumbnails } from '../library/thumbnails.js';
 import type { Collections } from '../collections/index.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
     lifecycle: LibraryLifecycle;
     scanner: LibraryScanner;
     trash: Trash;
+    /** The only way to a library's files on disk: resolved, and refused when links lead out of the root. */
+    files: LibraryFiles;
   };
   /** Books and series: read models, analysis, pages and hashing. */
   books: {

@@ -1,5 +1,4 @@
 import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { EventBus } from '../events/bus.js';
 import type { MediaAnalysis, MediaRepository, MediaStatusValue } from '../db/repositories/media.js';
 import { readerFor } from '../media/archives/index.js';
@@ -9,6 +8,7 @@ import { pagesOf } from '../media/pages.js';
 import type { PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, type Task } from '../tasks/definitions.js';
+import type { LibraryFiles } from './library-files.js';
 
 /** What an EPUB analysis keeps in `media.extension` (engine.md §4.3). */
 export interface EpubExtension {
@@ -74,6 +74,7 @@ export class BookAnalyzer {
       media: MediaRepository;
       pdf: PdfService;
       events: EventBus;
+      files: LibraryFiles;
       now?: () => Date;
     },
   ) {}
@@ -189,13 +190,11 @@ export class BookAnalyzer {
   async analyzeAndPersist(bookId: string): Promise<Task[]> {
     const target = await this.d.media.analysisTarget(bookId);
     if (!target) return [];
-    let file: string;
-    try {
-      file = fileURLToPath(target.url);
-    } catch {
-      file = target.url;
-    }
-    const analysis = await this.analyze(file, { analyzeDimensions: target.analyzeDimensions });
+    // Missing, or linking out of the library root since the scan: "file not found".
+    const file = await this.d.files.pathOf(target);
+    const analysis = file
+      ? await this.analyze(file, { analyzeDimensions: target.analyzeDimensions })
+      : failed('ERROR', null, 'ERR_1018');
     await this.d.media.save(bookId, analysis, (this.d.now?.() ?? new Date()).toISOString());
     this.d.events.emit({
       type: 'BookChanged',
@@ -213,7 +212,7 @@ export class BookAnalyzer {
     ];
     // Komga waits for the next scan to repair or convert a new book; its type is known now.
     const ext = analysis.mediaType ? CANONICAL_EXTENSIONS[analysis.mediaType] : undefined;
-    const current = extname(file).toLowerCase();
+    const current = extname(target.url).toLowerCase(); // the name in the library, not a link's target
     if (target.repairExtensions && ext && current !== `.${ext}` && current !== '.epub')
       next.push({ kind: 'RepairExtension', bookId, seriesId: target.seriesId });
     if (target.convertToCbz && (analysis.mediaType === MediaTypes.rar4 || analysis.mediaType === MediaTypes.rar5))

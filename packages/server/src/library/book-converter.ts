@@ -11,6 +11,7 @@ import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, MediaTypes } from '../media/detect.js';
 import type { BookAnalyzer } from './book-analyzer.js';
 import { fileUrl, updatedTime } from './file-system-scanner.js';
+import type { LibraryFiles } from './library-files.js';
 import { loadZipJs } from './zip-writer.js';
 
 /** Why a conversion or repair did not happen; the task logs it. */
@@ -42,6 +43,7 @@ export class BookConverter {
       libraries: Pick<LibraryRepository, 'find'>;
       analyzer: Pick<BookAnalyzer, 'analyze'>;
       events: EventBus;
+      files: LibraryFiles;
       now?: () => Date;
     },
   ) {}
@@ -64,6 +66,7 @@ export class BookConverter {
     if (!t || !t.convertToCbz || this.failed.has(bookId)) return false;
     if (t.mediaType !== MediaTypes.rar4 && t.mediaType !== MediaTypes.rar5) return false;
     const source = fileURLToPath(t.url);
+    if (!(await this.d.files.pathOf(t))) throw new ConversionError(`${source} is missing or outside its library`);
     if (!(await this.unchangedSinceScan(source, t.fileLastModified))) return false;
     if (t.status !== 'READY') throw new ConversionError(`Book ${bookId} is not analysed (${t.status})`);
     const target = join(dirname(source), `${baseName(source)}.cbz`);
@@ -120,6 +123,7 @@ export class BookConverter {
     const source = fileURLToPath(t.url);
     const current = extname(source).toLowerCase();
     if (!ext || current === `.${ext}` || current === '.epub') return false;
+    if (!(await this.d.files.pathOf(t))) throw new ConversionError(`${source} is missing or outside its library`);
     if (!(await this.unchangedSinceScan(source, t.fileLastModified))) return false;
     const target = join(dirname(source), `${baseName(source)}.${ext}`);
     if (await exists(target)) throw new ConversionError(`Cannot rename ${source}: ${target} already exists`);

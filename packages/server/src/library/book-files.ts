@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { LibraryFile, LibraryFiles } from './library-files.js';
 import { loadZipJs } from './zip-writer.js';
 
 /**
@@ -26,13 +27,20 @@ export function contentDisposition(type: 'attachment' | 'inline', fileName: stri
   return `${type}; filename="${ascii}"; filename*=UTF-8''${rfc5987(fileName)}`;
 }
 
-/** A file of a book, ready to stream; null when the file is gone. */
-export async function openBookFile(url: string): Promise<{ stream: Readable; size: number; name: string } | null> {
-  const path = fileURLToPath(url);
+/**
+ * A file of a book, ready to stream, named as in its library (a link inside the root keeps its own name); null
+ * when the file is gone or leads out of the library root.
+ */
+export async function openBookFile(
+  files: LibraryFiles,
+  book: LibraryFile,
+): Promise<{ stream: Readable; size: number; name: string } | null> {
+  const path = await files.pathOf(book);
+  if (!path) return null;
   try {
     const s = await stat(path);
     if (!s.isFile()) return null;
-    return { stream: createReadStream(path), size: s.size, name: basename(path) };
+    return { stream: createReadStream(path), size: s.size, name: fileNameOf(book.url) };
   } catch {
     return null;
   }
@@ -42,7 +50,10 @@ export async function openBookFile(url: string): Promise<{ stream: Readable; siz
  * A ZIP of the given files, stored (no compression) with Zip64 records, produced as it is read: each file is
  * streamed into the archive in turn. Missing files are skipped. Errors end the stream with that error.
  */
-export function streamStoredZip(files: readonly { url: string; name?: string }[]): Readable {
+export function streamStoredZip(
+  libraryFiles: LibraryFiles,
+  files: readonly (LibraryFile & { name?: string })[],
+): Readable {
   const out = new PassThrough();
   const names = new Set<string>();
   void (async () => {
@@ -54,7 +65,7 @@ export function streamStoredZip(files: readonly { url: string; name?: string }[]
         useWebWorkers: false,
       });
       for (const f of files) {
-        const opened = await openBookFile(f.url);
+        const opened = await openBookFile(libraryFiles, f);
         if (!opened) continue;
         let name = f.name ?? opened.name;
         for (let i = 2; names.has(name); i++) name = `${i} - ${f.name ?? opened.name}`;

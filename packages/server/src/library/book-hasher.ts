@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { MediaRepository } from '../db/repositories/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { MediaTypes } from '../media/detect.js';
 import { hashFile, hashPage, koreaderHash } from '../media/hash.js';
+import type { LibraryFile, LibraryFiles } from './library-files.js';
 
 /** `komga.page-hashing`: how many pages are hashed at each end of a book (engine.md §5.3). */
 export const PAGE_HASHING = 3;
@@ -20,13 +20,22 @@ export function pagesToHash(pageCount: number, n = PAGE_HASHING): number[] {
  * re-checks the library option at run time.
  */
 export class BookHasher {
-  constructor(private readonly d: { media: MediaRepository; libraries: Pick<LibraryRepository, 'find'> }) {}
+  constructor(
+    private readonly d: { media: MediaRepository; libraries: Pick<LibraryRepository, 'find'>; files: LibraryFiles },
+  ) {}
+
+  /** The book's file inside its library root; a missing one (or one linking out) fails the task. */
+  private async fileOf(book: LibraryFile): Promise<string> {
+    const file = await this.d.files.pathOf(book);
+    if (!file) throw new Error(`Book file not found or outside its library root: ${book.url}`);
+    return file;
+  }
 
   /** XXH3-128 of the file, when the library hashes files and the book has no hash yet. */
   async hashBook(bookId: string): Promise<string | null> {
     const t = await this.d.media.analysisTarget(bookId);
     if (!t || !t.hashFiles || t.fileHash !== '') return null;
-    const hash = await hashFile(fileURLToPath(t.url));
+    const hash = await hashFile(await this.fileOf(t));
     await this.d.media.setFileHash(bookId, hash);
     return hash;
   }
@@ -39,7 +48,7 @@ export class BookHasher {
     const t = await this.d.media.analysisTarget(bookId);
     if (!t || !t.hashPages || t.status !== 'READY' || t.mediaType !== MediaTypes.zip) return 0;
     const reader = readerFor(MediaTypes.zip)!;
-    const file = fileURLToPath(t.url);
+    const file = await this.fileOf(t);
     const pages = await this.d.media.pages(bookId);
     const wanted = new Set(pagesToHash(pages.length));
     const hashes: { number: number; hash: string }[] = [];
@@ -55,7 +64,7 @@ export class BookHasher {
   async hashBookKoreader(bookId: string): Promise<string | null> {
     const t = await this.d.media.analysisTarget(bookId);
     if (!t || !t.hashKoreader || t.fileHashKoreader !== '') return null;
-    const hash = await koreaderHash(fileURLToPath(t.url));
+    const hash = await koreaderHash(await this.fileOf(t));
     await this.d.media.setKoreaderHash(bookId, hash);
     return hash;
   }

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { BookFileView } from '../db/queries/books.js';
 import type { MediaRepository, StoredPage } from '../db/repositories/media.js';
 import { badRequest, notFound } from '../domain/errors.js';
@@ -7,6 +6,7 @@ import { readEpubResource, UnsafeResourcePathError } from '../media/epub/index.j
 import { convertImage, pageThumbnail, UnsupportedImageError } from '../media/images.js';
 import { PDF_RENDER_MEDIA_TYPE, pdfRenderSize, PdfError, type PdfService } from '../media/pdf/index.js';
 import { mediaProfileOf, type EpubExtension } from './book-analyzer.js';
+import type { LibraryFiles } from './library-files.js';
 
 /** Bytes of a page or resource and their media type. */
 export interface Content {
@@ -53,7 +53,7 @@ const noSuchPage = () => badRequest('Page number does not exist');
  * Callers check access first; these methods check the media state and the page number.
  */
 export class BookPages {
-  constructor(private readonly d: { media: MediaRepository; pdf: PdfService }) {}
+  constructor(private readonly d: { media: MediaRepository; pdf: PdfService; files: LibraryFiles }) {}
 
   async list(book: BookFileView): Promise<ListedPage[]> {
     if (book.media.status !== 'READY') {
@@ -84,7 +84,7 @@ export class BookPages {
     opts: { convert?: 'jpeg' | 'png'; pdf?: boolean } = {},
   ): Promise<Content> {
     const page = await this.pageRow(book, number);
-    const file = fileOf(book);
+    const file = await this.fileOf(book);
     if (mediaProfileOf(book.media.mediaType) === 'PDF') {
       if (opts.pdf) {
         try {
@@ -108,7 +108,7 @@ export class BookPages {
     const page = await this.pageRow(book, number);
     if (mediaProfileOf(book.media.mediaType) === 'PDF') {
       try {
-        return { bytes: await this.d.pdf.extractPage(fileOf(book), number), mediaType: 'application/pdf' };
+        return { bytes: await this.d.pdf.extractPage(await this.fileOf(book), number), mediaType: 'application/pdf' };
       } catch (e) {
         if (e instanceof PdfError && e.kind === 'encrypted') throw badRequest('Cannot extract a page of this PDF');
         throw mapPdfError(e);
@@ -141,13 +141,20 @@ export class BookPages {
     if (mediaProfileOf(book.media.mediaType) !== 'EPUB') throw badRequest('Book is not an EPUB');
     const files = await this.d.media.files(book.id);
     try {
-      const r = await readEpubResource(fileOf(book), path, files);
+      const r = await readEpubResource(await this.fileOf(book), path, files);
       if (!r) throw notFound('Resource not found');
       return { bytes: r.bytes, mediaType: r.mediaType ?? 'application/octet-stream' };
     } catch (e) {
       if (e instanceof UnsafeResourcePathError) throw badRequest('Invalid resource path');
       throw e;
     }
+  }
+
+  /** The book's file, resolved inside its library root (a link swapped in after the scan is refused). */
+  private async fileOf(book: BookFileView): Promise<string> {
+    const file = await this.d.files.pathOf({ libraryId: book.access.libraryId, url: book.url });
+    if (!file) throw notFound('File not found, it may have moved');
+    return file;
   }
 
   private async pageRow(book: BookFileView, number: number): Promise<StoredPage> {
@@ -158,7 +165,7 @@ export class BookPages {
   }
 
   private async entry(book: BookFileView, page: StoredPage): Promise<Content> {
-    const file = fileOf(book);
+    const file = await this.fileOf(book);
     if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
       const r = await readEpubResource(file, page.fileName, [{ fileName: page.fileName, mediaType: page.mediaType }]);
       if (!r) throw notFound('File not found, it may have moved');
@@ -185,10 +192,6 @@ export class BookPages {
       throw e;
     }
   }
-}
-
-function fileOf(book: { url: string }): string {
-  return fileURLToPath(book.url);
 }
 
 function mapPdfError(e: unknown): unknown {

@@ -7,7 +7,7 @@
  */
 import { constants } from 'node:fs';
 import { access, lstat, readdir, realpath, rmdir, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../db/database.js';
 import type { BookRecord, BookRepository } from '../db/repositories/books.js';
@@ -15,6 +15,7 @@ import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { ThumbnailRepository } from '../db/repositories/thumbnails.js';
 import type { EventBus } from '../events/bus.js';
+import { isInside } from './library-files.js';
 
 export interface FileDeletionLogger {
   info(obj: object, msg: string): void;
@@ -71,7 +72,7 @@ class Root {
   async contains(path: string): Promise<boolean> {
     try {
       const real = join(await realpath(dirname(path)), basename(path));
-      return real !== this.real && real.startsWith(this.real.endsWith(sep) ? this.real : this.real + sep);
+      return real !== this.real && isInside(this.real, real);
     } catch {
       return false;
     }

@@ -3,7 +3,7 @@
  * files are books, which sidecars go with them. Returns plain data; the reconciliation with the
  * database is `domain/changes.ts`.
  */
-import { readdir as readdirCb, stat as statCb, type Dirent, type Stats } from 'node:fs';
+import { readdir as readdirCb, realpath as realpathCb, stat as statCb, type Dirent, type Stats } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bookNameFromFileName } from '../domain/book-numbering.js';
@@ -21,6 +21,7 @@ import {
   type SidecarType,
 } from '../domain/library.js';
 import { seriesNameFromFolder } from '../domain/series-title.js';
+import { isInside } from './library-files.js';
 
 export interface ScannedBook {
   /** File name without its last extension. */
@@ -74,6 +75,8 @@ export interface FileSystemScanResult {
   unreadableFolders: (ScanProblem & { url: string })[];
   /** Files that vanished or could not be stat'ed between listing and stat; skipped. */
   skippedFiles: ScanProblem[];
+  /** Symbolic links (to files or folders) whose real path is outside the library root; skipped. */
+  linksOutsideRoot: { path: string; target: string }[];
 }
 
 export type ScanOptions = Pick<
@@ -98,9 +101,36 @@ export class DirectoryNotAccessibleError extends QuireError {
   }
 }
 
+/**
+ * How many file-system calls a walk keeps in flight. They run on libuv's thread pool (4 threads), which every
+ * request shares (file reads, `statfs` of the health check, hashing, image work): a walk that queued thousands
+ * of calls at once, as it did, made every request wait for the whole queue (seconds on a 200,000-entry tree).
+ */
+const WALK_CONCURRENCY = 4;
+
+/** Runs at most `n` of the given calls at a time, in call order. */
+function limiter(n: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(call: () => Promise<T>): Promise<T> => {
+    if (active < n) active++;
+    else await new Promise<void>((resume) => waiting.push(resume));
+    try {
+      return await call();
+    } finally {
+      const next = waiting.shift();
+      if (next)
+        next(); // the slot passes to the next call
+      else active--;
+    }
+  };
+}
+
 // The callback API: measurably cheaper per call than `fs/promises` (no FileHandle/promise plumbing in core).
-const stat = (path: string) => new Promise<Stats>((ok, ko) => statCb(path, (err, s) => (err ? ko(err) : ok(s))));
-const readdir = (path: string) =>
+const statNow = (path: string) => new Promise<Stats>((ok, ko) => statCb(path, (err, s) => (err ? ko(err) : ok(s))));
+const realpathNow = (path: string) =>
+  new Promise<string>((ok, ko) => realpathCb.native(path, (err, p) => (err ? ko(err) : ok(p))));
+const readdirNow = (path: string) =>
   new Promise<Dirent[]>((ok, ko) => readdirCb(path, { withFileTypes: true }, (err, e) => (err ? ko(err) : ok(e))));
 
 /** `file:` URL of a directory, with the trailing slash Java's `Path.toUri()` gives directories. */
@@ -129,8 +159,12 @@ interface DirResult {
 }
 
 /**
- * Walks a library root (§2.1): depth-first, following symbolic links (cycles are detected and
- * skipped), unlimited depth.
+ * Walks a library root (§2.1): depth-first, following symbolic links that stay inside the root (cycles
+ * are detected and skipped), unlimited depth.
+ * - Symbolic links are resolved to their real path; a link (to a file or a folder) whose real path is
+ *   outside the root's real path is skipped and reported (Komga follows it anywhere: a `passwd.cbz` link to
+ *   `/etc/passwd` became a downloadable book). Every other entry is inside by construction: it is a plain
+ *   entry of a folder whose real path is inside.
  * - Books: regular files (or links to them) whose lower-cased last extension is collected by the
  *   library's scan flags; names starting with `.` are skipped.
  * - Directories: skipped with their subtree when the name starts with `.`, or when their path
@@ -146,6 +180,10 @@ interface DirResult {
  */
 export async function scanLibraryFolder(root: string, options: ScanOptions): Promise<FileSystemScanResult> {
   const rootPath = resolve(root);
+  const limited = limiter(WALK_CONCURRENCY);
+  const stat = (path: string) => limited(() => statNow(path));
+  const realpath = (path: string) => limited(() => realpathNow(path));
+  const readdir = (path: string) => limited(() => readdirNow(path));
   const extensions = bookExtensions(options);
   const exclusions = options.scanDirectoryExclusions.filter((x) => x !== '').map((x) => x.toLowerCase());
   const oneshots = normalizeOneshotsDirectory(options.oneshotsDirectory)?.toLowerCase() ?? null;
@@ -160,6 +198,13 @@ export async function scanLibraryFolder(root: string, options: ScanOptions): Pro
     throw new DirectoryNotAccessibleError(rootPath, errorCode(e));
   }
   if (!rootStat.isDirectory()) throw new DirectoryNotAccessibleError(rootPath, 'ENOTDIR');
+  let realRoot: string;
+  try {
+    realRoot = await realpath(rootPath);
+  } catch (e) {
+    throw new DirectoryNotAccessibleError(rootPath, errorCode(e));
+  }
+  const linksOutsideRoot: FileSystemScanResult['linksOutsideRoot'] = [];
 
   const isExcluded = (dirPath: string): boolean => {
     if (exclusions.length === 0) return false;
@@ -208,9 +253,21 @@ export async function scanLibraryFolder(root: string, options: ScanOptions): Pro
       // sockets, FIFOs, devices: never books
     }
 
-    // Symbolic links are followed: one stat tells whether the target is a folder or a file. A broken
-    // link is skipped (Komga: "a symlink as seen after following").
-    const linkStats = await Promise.all(links.map((l) => statOrNull(join(dirPath, l.name))));
+    // Symbolic links are followed when their real path is inside the root: one stat tells whether the
+    // target is a folder or a file. A broken link is skipped (Komga: "a symlink as seen after following").
+    const linkStats = await Promise.all(
+      links.map(async (l) => {
+        const path = join(dirPath, l.name);
+        const s = await statOrNull(path);
+        if (!s) return null;
+        const target = await realpath(path).catch(() => null);
+        if (target === null || !isInside(realRoot, target)) {
+          if (target !== null) linksOutsideRoot.push({ path, target });
+          return null;
+        }
+        return s;
+      }),
+    );
     const fileStats = new Map<string, Stats>();
     links.forEach((link, i) => {
       const s = linkStats[i];
@@ -337,5 +394,6 @@ export async function scanLibraryFolder(root: string, options: ScanOptions): Pro
   const walked = await visit(rootPath, rootStat, new Set([`${rootStat.dev}:${rootStat.ino}`]));
   unreadableFolders.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   skippedFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { series: walked.series, sidecars: walked.sidecars, unreadableFolders, skippedFiles };
+  linksOutsideRoot.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { series: walked.series, sidecars: walked.sidecars, unreadableFolders, skippedFiles, linksOutsideRoot };
 }

@@ -2,7 +2,7 @@
  * Creating, updating and deleting libraries (engine.md §1.2, §2.9, §12.1): validation, persistence,
  * the periodic-scan timer, the scans and jobs an option change calls for, and the events.
  */
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
@@ -14,6 +14,7 @@ import {
   libraryOptions,
   libraryUpdateNeedsScan,
   normalizeOneshotsDirectory,
+  refusedRootReason,
   rootsOverlap,
   type Library,
   type LibraryOptions,
@@ -37,7 +38,7 @@ export interface LibraryLifecycleDeps {
   events: EventBus;
   tasks: Pick<TaskQueue, 'submit'>;
   scheduler: Pick<Scheduler, 'schedule' | 'unschedule'>;
-  /** Poster files live under `<dataDir>/thumbnails`. */
+  /** Poster files live under `<dataDir>/thumbnails`; no library may be rooted in or around it. */
   dataDir: string;
   now?: () => Date;
 }
@@ -111,20 +112,30 @@ export class LibraryLifecycle {
 
   /**
    * §1.2: the root exists and is a directory (ERR_1016), the name is unique (exact match), and the root is
-   * neither inside nor around another library's root (ERR_1017). Returns the normalised root.
+   * neither inside nor around another library's root (ERR_1017). Quire also refuses `/`, system folders and
+   * its own data folder (domain/library.ts `refusedRootReason`). Roots are compared by their real paths, so a
+   * link cannot smuggle one root into another. Returns the normalised root (as given, not resolved: a library
+   * rooted at a link follows the link if it is later pointed elsewhere).
    */
   private async validate(library: Library): Promise<string> {
     if (!isAbsolute(library.root)) throw notADirectory();
     const root = resolve(library.root);
+    let real: string;
     try {
       if (!(await stat(root)).isDirectory()) throw notADirectory();
+      real = await realpath(root);
     } catch (err) {
       if (err instanceof QuireError) throw err;
       throw notADirectory();
     }
+    const refused = refusedRootReason(real, await realOrResolved(this.d.dataDir));
+    if (refused) throw badRequest(refused);
     const others = (await this.d.libraries.list()).filter((l) => l.id !== library.id);
     if (others.some((l) => l.name === library.name)) throw badRequest('Library name already exists');
-    if (others.some((l) => rootsOverlap(l.root, root))) throw new QuireError(400, 'ERR_1017');
+    for (const other of others) {
+      if (rootsOverlap(await realOrResolved(other.root), real) || rootsOverlap(other.root, root))
+        throw new QuireError(400, 'ERR_1017');
+    }
     return root;
   }
 
@@ -161,4 +172,13 @@ function definedOptions(input: LibraryInput): Partial<LibraryOptions> {
 
 function pickOptions(library: Library): LibraryOptions {
   return Object.fromEntries(OPTION_KEYS.map((k) => [k, library[k]])) as unknown as LibraryOptions;
+}
+
+/** The real path of a folder; for one that is gone (an unavailable library), the path as written. */
+async function realOrResolved(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
 }

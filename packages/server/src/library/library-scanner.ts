@@ -13,7 +13,7 @@ import { reconcileLibrary, type SnapshotBook, type SnapshotSeries } from '../dom
 import { initialBookMetadata, numberBooks } from '../domain/book-numbering.js';
 import { initialSeriesMetadata, restoredBookTitle, restoredSeriesTitles } from '../domain/series-title.js';
 import { newId } from '../domain/ids.js';
-import type { Library } from '../domain/library.js';
+import type { Library, SidecarSource } from '../domain/library.js';
 import type { EventBus } from '../events/bus.js';
 import { CANONICAL_EXTENSIONS } from '../media/detect.js';
 import { PRIORITY, type Task } from '../tasks/definitions.js';
@@ -119,6 +119,8 @@ export class LibraryScanner {
       d.events.emit({ type: 'LibraryChanged', data: { libraryId } });
       return { ...outcome, unavailable: true };
     }
+    for (const link of walk.linksOutsideRoot)
+      d.logger.warn({ libraryId, ...link, root: library.root }, 'Skipped a link that leads out of the library root');
     if (library.unavailableDate) {
       await d.libraries.setUnavailable(libraryId, null);
       d.events.emit({ type: 'LibraryChanged', data: { libraryId } });
@@ -137,6 +139,7 @@ export class LibraryScanner {
       deep,
       hash: (url) => d.hashFile(fileURLToPath(url)),
     });
+    await nextTurn(); // the reconciliation of a big library is tens of milliseconds of work; so is what follows
 
     const events: QuireEvent[] = [];
     const followUps: Task[] = [];
@@ -146,70 +149,93 @@ export class LibraryScanner {
       events.push({ type, data: { bookId, seriesId, libraryId: libId } });
     const booksById = new Map([...storedBooks, ...otherBooks].map((b) => [b.id, b]));
     const seriesById = new Map([...storedSeries, ...otherSeries].map((s) => [s.id, s]));
-
     const oneshotByUrl = new Map(walk.series.flatMap((s) => s.books.map((b) => [b.url, b.oneshot] as const)));
     const nowIso = this.now().toISOString();
-    await d.db.transaction().execute(async (tx) => {
-      // §2.4.2–3: soft deletes.
-      await d.series.softDelete(result.series.missing, nowIso, tx);
-      await d.books.softDelete(result.books.missing, nowIso, tx);
-      for (const id of result.series.missing) seriesEvent('SeriesChanged', id);
-      for (const id of result.books.missing) bookEvent('BookChanged', id, booksById.get(id)!.seriesId);
-      outcome.seriesDeleted = result.series.missing.length;
-      outcome.booksDeleted = result.books.missing.length;
+    const toSort = new Set(result.toSort);
+    const missingSeries = new Set(result.series.missing);
 
-      // §2.4.4: changed series.
-      for (const s of result.series.changed) {
-        if (s.timeChanged) await d.series.updateFileLastModified(s.id, s.fileLastModified, nowIso, tx);
-        seriesEvent('SeriesChanged', s.id);
+    /** §2.4.5: sortBooks, then RefreshSeriesMetadata (queued once per series). */
+    const refreshed = new Set<string>();
+    const sortSeries = async (seriesId: string, tx: Db) => {
+      const { books, bookCount } = numberBooks(await d.books.numberingOf(seriesId, tx));
+      for (const b of books) {
+        if (b.changed) await d.books.setNumbers(b.id, b, nowIso, tx);
+        if (b.refreshNumbers)
+          followUps.push({
+            kind: 'RefreshBookMetadata',
+            bookId: b.id,
+            seriesId,
+            capabilities: ['NUMBER', 'NUMBER_SORT'],
+          });
       }
+      await d.series.setBookCount(seriesId, bookCount, nowIso, tx);
+      if (!refreshed.has(seriesId)) {
+        refreshed.add(seriesId);
+        followUps.push({ kind: 'RefreshSeriesMetadata', seriesId });
+      }
+    };
 
-      // New series, or a deleted one taken over (§2.7).
-      const seriesIdByUrl = new Map<string, string>();
-      const toSort = new Set(result.toSort);
-      for (const added of result.series.added) {
-        const ws = added.series;
-        const base = {
-          libraryId,
-          name: ws.name,
-          url: ws.url,
-          fileLastModified: ws.fileLastModified,
-          oneshot: ws.oneshot,
-        };
-        if (added.restoredFrom) {
-          const id = added.restoredFrom.id;
-          const old = await d.series.titles(id, tx);
-          const titles = old ? restoredSeriesTitles(old, ws.name) : initialSeriesMetadata(ws.name);
-          await d.series.revive(id, { ...base, ...titles }, nowIso, tx);
-          seriesIdByUrl.set(ws.url, id);
+    // The outcome is written as many small units, each consistent on its own (a series with its books and
+    // their numbering), committed a few at a time (see `inBatches`).
+    const units: Unit[] = [];
+
+    // §2.4.2–3: soft deletes first (a restore below may take a book or series from the trash just filled).
+    const missingBooksBySeries = groupBy(result.books.missing, (id) => booksById.get(id)!.seriesId);
+    const missingSeriesIds = result.series.missing;
+    for (let i = 0; i < missingSeriesIds.length; i += MISSING_PER_UNIT) {
+      const ids = missingSeriesIds.slice(i, i + MISSING_PER_UNIT);
+      units.push(async (tx) => {
+        await d.series.softDelete(ids, nowIso, tx);
+        await d.books.softDelete(
+          ids.flatMap((id) => missingBooksBySeries.get(id) ?? []),
+          nowIso,
+          tx,
+        );
+        for (const id of ids) {
           seriesEvent('SeriesChanged', id);
-          const from = seriesById.get(id);
-          if (from && from.libraryId !== libraryId)
-            events.push({ type: 'SeriesDeleted', data: { seriesId: id, libraryId: from.libraryId } });
-        } else {
-          const id = newId();
-          await d.series.insert([{ id, ...base, ...initialSeriesMetadata(ws.name) }], nowIso, tx);
-          seriesIdByUrl.set(ws.url, id);
-          seriesEvent('SeriesAdded', id);
-          outcome.seriesAdded++;
+          for (const bookId of missingBooksBySeries.get(id) ?? []) bookEvent('BookChanged', bookId, id);
         }
-        toSort.add(seriesIdByUrl.get(ws.url)!);
-        followUps.push({ kind: 'RefreshSeriesMetadata', seriesId: seriesIdByUrl.get(ws.url)! });
-      }
+      });
+    }
+    for (const [seriesId, bookIds] of missingBooksBySeries) {
+      if (missingSeries.has(seriesId)) continue;
+      units.push(async (tx) => {
+        await d.books.softDelete(bookIds, nowIso, tx);
+        for (const id of bookIds) bookEvent('BookChanged', id, seriesId);
+        await sortSeries(seriesId, tx);
+      });
+    }
+    outcome.seriesDeleted = result.series.missing.length;
+    outcome.booksDeleted = result.books.missing.length;
 
+    // Then one unit per series: its new or taken-over row, changed time, changed and added books, numbering.
+    const changedSeries = new Map(result.series.changed.map((c) => [c.id, c]));
+    const changedBooks = groupBy(result.books.changed, (c) => c.seriesId);
+    const addedToExisting = groupBy(
+      result.books.added.filter((ab) => ab.seriesId !== null),
+      (ab) => ab.seriesId!,
+    );
+    const addedToNew = groupBy(
+      result.books.added.filter((ab) => ab.seriesId === null),
+      (ab) => ab.seriesUrl,
+    );
+
+    const writeBooks = async (
+      seriesId: string,
+      changed: typeof result.books.changed,
+      added: typeof result.books.added,
+      tx: Db,
+    ) => {
       // §2.5: changed books.
-      for (const c of result.books.changed) {
+      for (const c of changed) {
         await d.books.updateFile(c, nowIso, tx);
         bookEvent('BookChanged', c.id, c.seriesId);
         outcome.booksChanged++;
       }
-
       // New books, or deleted ones taken over (§2.7).
       const inserted: Parameters<BookRepository['insert']>[0][number][] = [];
-      for (const ab of result.books.added) {
-        const seriesId = ab.seriesId ?? seriesIdByUrl.get(ab.seriesUrl)!;
+      for (const ab of added) {
         const wb = ab.book;
-        const oneshot = oneshotByUrl.get(wb.url) ?? false;
         const base = {
           seriesId,
           libraryId,
@@ -217,7 +243,7 @@ export class LibraryScanner {
           url: wb.url,
           fileSize: wb.fileSize,
           fileLastModified: wb.fileLastModified,
-          oneshot,
+          oneshot: oneshotByUrl.get(wb.url) ?? false,
         };
         if (ab.restoredFrom) {
           const old = ab.restoredFrom;
@@ -232,8 +258,9 @@ export class LibraryScanner {
               type: 'BookDeleted',
               data: { bookId: old.id, seriesId: before.seriesId, libraryId: before.libraryId },
             });
+          // The series it left is renumbered in the same transaction.
           if (before && before.seriesId !== seriesId && seriesById.get(before.seriesId)?.libraryId === libraryId)
-            toSort.add(before.seriesId);
+            await sortSeries(before.seriesId, tx);
           bookEvent(before?.libraryId === libraryId ? 'BookChanged' : 'BookAdded', old.id, seriesId);
           outcome.booksRestored++;
         } else {
@@ -244,29 +271,61 @@ export class LibraryScanner {
         }
       }
       await d.books.insert(inserted, nowIso, tx);
+      await sortSeries(seriesId, tx);
+    };
 
-      // §2.4.5: sortBooks, then RefreshSeriesMetadata, for every series touched.
-      for (const seriesId of toSort) {
-        const { books, bookCount } = numberBooks(await d.books.numberingOf(seriesId, tx));
-        for (const b of books) {
-          if (b.changed) await d.books.setNumbers(b.id, b, nowIso, tx);
-          if (b.refreshNumbers)
-            followUps.push({
-              kind: 'RefreshBookMetadata',
-              bookId: b.id,
-              seriesId,
-              capabilities: ['NUMBER', 'NUMBER_SORT'],
-            });
+    // New series, or a deleted one taken over (§2.7), with their books.
+    for (const added of result.series.added) {
+      const ws = added.series;
+      units.push(async (tx) => {
+        const base = {
+          libraryId,
+          name: ws.name,
+          url: ws.url,
+          fileLastModified: ws.fileLastModified,
+          oneshot: ws.oneshot,
+        };
+        let seriesId: string;
+        if (added.restoredFrom) {
+          seriesId = added.restoredFrom.id;
+          const old = await d.series.titles(seriesId, tx);
+          const titles = old ? restoredSeriesTitles(old, ws.name) : initialSeriesMetadata(ws.name);
+          await d.series.revive(seriesId, { ...base, ...titles }, nowIso, tx);
+          seriesEvent('SeriesChanged', seriesId);
+          const from = seriesById.get(seriesId);
+          if (from && from.libraryId !== libraryId)
+            events.push({ type: 'SeriesDeleted', data: { seriesId, libraryId: from.libraryId } });
+        } else {
+          seriesId = newId();
+          await d.series.insert([{ id: seriesId, ...base, ...initialSeriesMetadata(ws.name) }], nowIso, tx);
+          seriesEvent('SeriesAdded', seriesId);
+          outcome.seriesAdded++;
         }
-        await d.series.setBookCount(seriesId, bookCount, nowIso, tx);
-        if (!followUps.some((t) => t.kind === 'RefreshSeriesMetadata' && t.seriesId === seriesId))
-          followUps.push({ kind: 'RefreshSeriesMetadata', seriesId });
-      }
+        await writeBooks(seriesId, [], addedToNew.get(ws.url) ?? [], tx);
+      });
+    }
+
+    // Existing series: §2.4.4 changed time, changed and added books, numbering.
+    const existing = new Set([...changedSeries.keys(), ...changedBooks.keys(), ...addedToExisting.keys(), ...toSort]);
+    for (const seriesId of existing) {
+      if (missingSeries.has(seriesId)) continue;
+      units.push(async (tx) => {
+        const c = changedSeries.get(seriesId);
+        if (c) {
+          if (c.timeChanged) await d.series.updateFileLastModified(c.id, c.fileLastModified, nowIso, tx);
+          seriesEvent('SeriesChanged', c.id);
+        }
+        await writeBooks(seriesId, changedBooks.get(seriesId) ?? [], addedToExisting.get(seriesId) ?? [], tx);
+      });
+    }
+
+    // Events and follow-ups leave with each committed batch: clients see a big scan fill in as it goes.
+    await inBatches(d.db, units, async () => {
+      for (const e of dedupe(events.splice(0))) d.events.emit(e);
+      await d.tasks.submit(followUps.splice(0), PRIORITY.DEFAULT);
     });
 
-    for (const e of dedupe(events)) d.events.emit(e);
-    followUps.push(...(await this.sidecars(library, walk.sidecars)));
-    await d.tasks.submit(followUps, PRIORITY.DEFAULT);
+    await d.tasks.submit(await this.sidecars(library, walk.sidecars), PRIORITY.DEFAULT);
 
     if (library.emptyTrashAfterScan) await d.emptyTrash(libraryId);
 
@@ -315,9 +374,16 @@ export class LibraryScanner {
     const { d } = this;
     const tasks: Task[] = [];
     const stored = await d.sidecars.findByUrls(seen.map((s) => s.url));
-    const [series, books] = await Promise.all([d.series.findByLibrary(library.id), d.books.findByLibrary(library.id)]);
-    const liveSeries = new Map(series.filter((s) => !s.deletedDate).map((s) => [s.url, s.id]));
-    const liveBooks = new Map(books.filter((b) => !b.deletedDate).map((b) => [b.url, b]));
+    // Only the parents of the sidecars seen (reading the whole library held the event loop on big ones).
+    const parents = (source: SidecarSource) => [
+      ...new Set(seen.filter((s) => s.source === source).map((s) => s.parentUrl)),
+    ];
+    const [series, books] = await Promise.all([
+      d.series.findLiveByUrls(library.id, parents('SERIES')),
+      d.books.findLiveByUrls(library.id, parents('BOOK')),
+    ]);
+    const liveSeries = new Map(series.map((s) => [s.url, s.id]));
+    const liveBooks = new Map(books.map((b) => [b.url, b]));
     for (const s of seen) {
       const before = stored.get(s.url);
       if (before && before.lastModified === s.fileLastModified) continue;
@@ -357,6 +423,49 @@ export class LibraryScanner {
     });
     return tasks;
   }
+}
+
+/** A piece of a scan's outcome, written inside a transaction. */
+type Unit = (tx: Db) => Promise<void>;
+
+/** Missing series soft-deleted per unit. */
+const MISSING_PER_UNIT = 500;
+/** A transaction is committed once its units have run this long; then the event loop gets a turn. */
+const BATCH_MS = 10;
+
+/**
+ * Runs units in transactions of about {@link BATCH_MS} each, yielding to the event loop between them, and calls
+ * `committed` after each. better-sqlite3 is synchronous and Kysely has one connection: a single transaction for
+ * a whole scan held both (17 s for 100,000 new books; `/actuator/health` and every request waited). Each unit
+ * leaves the database consistent (a series with its books and numbering), so a process killed between two
+ * batches keeps what was committed and the next scan does the rest.
+ */
+async function inBatches(db: Db, units: readonly Unit[], committed: () => Promise<void>): Promise<void> {
+  let next = 0;
+  while (next < units.length) {
+    await db.transaction().execute(async (tx) => {
+      const started = performance.now();
+      do await units[next++]!(tx);
+      while (next < units.length && performance.now() - started < BATCH_MS);
+    });
+    await committed();
+    await nextTurn();
+  }
+  await committed();
+}
+
+/** Lets the event loop run what is waiting (requests, timers) before going on. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
 }
 
 /** One event per type and target, first occurrence kept. */

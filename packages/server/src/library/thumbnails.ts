@@ -21,6 +21,7 @@ import { detectBuffer, MediaTypes, SNIFF_BYTES } from '../media/detect.js';
 import { getEpubCover } from '../media/epub/index.js';
 import { imageDimensions, makeThumbnail, UnsupportedImageError, type EncodedImage } from '../media/images.js';
 import { renderPdfPage } from '../media/pdf/index.js';
+import { realPathInside, type LibraryFiles } from './library-files.js';
 
 export type { StoredThumbnail, ThumbnailOwner } from '../db/repositories/thumbnails.js';
 
@@ -70,6 +71,8 @@ export interface ThumbnailsDeps {
   events: EventBus;
   settings: SettingsStore;
   dataDir: string;
+  /** Books, series folders and sidecar images are opened through it: inside their library root only. */
+  files: LibraryFiles;
   logger?: ThumbnailsLogger;
   /** PDF page 1 as an image; defaults to the shared PDF worker service. */
   renderPdfFirstPage?: (
@@ -103,7 +106,7 @@ export async function deleteThumbnailFiles(
 
 export function createThumbnails(deps: ThumbnailsDeps) {
   const repo = new ThumbnailRepository(deps.db);
-  const { events, settings, dataDir } = deps;
+  const { events, settings, dataDir, files } = deps;
   const log = deps.logger;
   const renderPdf =
     deps.renderPdfFirstPage ??
@@ -157,9 +160,16 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     }
   }
 
-  /** Does the image behind this poster still exist? */
+  /** A sidecar image of a book or series, resolved inside the owner's library root; null otherwise. */
+  async function sidecarPath(t: StoredThumbnail): Promise<string | null> {
+    if (!t.url) return null;
+    const owner = t.owner === 'book' ? await repo.findBook(t.ownerId) : await repo.findSeries(t.ownerId);
+    return owner ? files.pathOf({ libraryId: owner.libraryId, url: t.url }) : null;
+  }
+
+  /** Does the image behind this poster still exist (for a sidecar: inside its library root)? */
   async function sourceExists(t: StoredThumbnail): Promise<boolean> {
-    const path = t.type === 'SIDECAR' && t.url ? safePath(t.url) : storedPath(t);
+    const path = t.type === 'SIDECAR' ? await sidecarPath(t) : storedPath(t);
     if (!path) return false;
     try {
       return (await stat(path)).isFile();
@@ -239,7 +249,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
   /** The JPEG served for a poster, or null when its image is gone. */
   async function bytesOf(t: StoredThumbnail): Promise<Buffer | null> {
     if (t.type !== 'SIDECAR') return readOrNull(storedPath(t));
-    const source = t.url ? safePath(t.url) : null;
+    const source = await sidecarPath(t);
     if (!source || !(await isFile(source))) return null;
     const edge = await currentEdge();
     const cache = sidecarCachePath(t, edge);
@@ -299,7 +309,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
 
   /** The image a generated poster is made from (engine.md §7.1), or null when the book has none. */
   async function coverSource(book: BookForThumbnail): Promise<Uint8Array | null> {
-    const file = safePath(book.url);
+    const file = await files.pathOf(book);
     if (!file) return null;
     const mediaType = book.mediaType ?? '';
     if (mediaType === MediaTypes.pdf) {
@@ -326,8 +336,13 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     }
   }
 
-  /** Local artwork candidates in a folder, sorted by name (Komga keeps the unspecified directory listing order). */
-  async function artworkIn(folder: string, matches: (base: string) => boolean): Promise<string[]> {
+  /**
+   * Local artwork candidates in a folder, sorted by name (Komga keeps the unspecified directory listing order).
+   * A candidate that links out of the library root is skipped.
+   */
+  async function artworkIn(libraryId: string, folder: string, matches: (base: string) => boolean): Promise<string[]> {
+    const root = await files.realRoot(libraryId);
+    if (!root) return [];
     let names: string[];
     try {
       names = await readdir(folder);
@@ -342,7 +357,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       const ext = extname(name).slice(1).toLowerCase();
       if (!ARTWORK_EXTENSIONS.has(ext) || !matches(basename(name, extname(name)))) continue;
       const path = join(folder, name);
-      if (await isFile(path)) found.push(path);
+      if ((await isFile(path)) && (await realPathInside(root, path))) found.push(path);
     }
     return found;
   }
@@ -516,7 +531,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       if (!file) return;
       const bookBase = basename(file, extname(file));
       const pattern = new RegExp(`^${escapeRegExp(bookBase)}(-\\d+)?$`, 'i');
-      await importArtwork('book', bookId, await artworkIn(dirname(file), (base) => pattern.test(base)));
+      await importArtwork('book', bookId, await artworkIn(book.libraryId, dirname(file), (base) => pattern.test(base)));
     },
 
     /** Task RefreshSeriesLocalArtwork: `{cover,default,folder,poster,series}.{png,jpg,…}`; not for oneshots. */
@@ -528,7 +543,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       await importArtwork(
         'series',
         seriesId,
-        await artworkIn(folder, (base) => SERIES_ARTWORK_NAMES.has(base.toLowerCase())),
+        await artworkIn(series.libraryId, folder, (base) => SERIES_ARTWORK_NAMES.has(base.toLowerCase())),
       );
     },
 

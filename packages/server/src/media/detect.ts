@@ -91,12 +91,34 @@ function looksLikeText(b: Uint8Array): boolean {
 }
 
 /**
+ * A tar header block (POSIX ustar, GNU, or old V7 with no magic at all): the checksum field holds the sum
+ * of the block's bytes with that field counted as spaces. An all-zero block (the end of an archive) is not
+ * a header. (Some pre-POSIX writers summed signed bytes; tar-stream, which reads the tar, does not accept
+ * those, so neither does detection.)
+ */
+export function isTarHeader(b: Uint8Array): boolean {
+  if (b.length < 512) return false;
+  let i = 148;
+  while (i < 156 && (b[i] === 0x20 || b[i] === 0)) i++;
+  let stored = 0;
+  let digits = 0;
+  for (; i < 156 && b[i]! >= 0x30 && b[i]! <= 0x37; i++, digits++) stored = stored * 8 + (b[i]! - 0x30);
+  if (digits === 0 || (i < 156 && b[i] !== 0x20 && b[i] !== 0)) return false;
+  let sum = 0;
+  for (let j = 0; j < 512; j++) sum += j >= 148 && j < 156 ? 0x20 : b[j]!;
+  return sum !== 8 * 0x20 && stored === sum;
+}
+
+/**
  * The media type of content from its first bytes (give at least {@link SNIFF_BYTES} when available).
  * Never null: unknown binary content is `application/octet-stream`, as Tika answers.
  * A ZIP is reported as `application/zip` here; {@link detectFile} tells EPUBs apart.
  */
 export function detectBuffer(b: Uint8Array): string {
-  // Images first: an entry inside an archive is a page iff its type starts with "image/".
+  // A tar first: its first bytes are an entry name, which may look like anything (even image magic); a
+  // valid header checksum cannot happen by chance. V7 tars have no other signature (Tika misses them).
+  if (isTarHeader(b)) return MediaTypes.tar;
+  // Images next: an entry inside an archive is a page iff its type starts with "image/".
   if (bytes(b, 0, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (bytes(b, 0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (ascii(b, 0, 'GIF87a') || ascii(b, 0, 'GIF89a')) return 'image/gif';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { BookRecord, BookRepository } from '../db/repositories/books.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { MediaRepository, StoredMedia } from '../db/repositories/media.js';
@@ -99,6 +99,11 @@ export class MetadataRefresh {
       events: EventBus;
       /** Collections and read lists; without it, SeriesGroup and story arcs are not imported. */
       lists?: MetadataLists;
+      /**
+       * A library's file on disk (library/library-files.ts): its real path when it lies inside the library
+       * root, else null.
+       */
+      files: { pathOf(file: { libraryId: string; url: string }): Promise<string | null> };
       logger: RefreshLogger;
       now?: () => Date;
     },
@@ -205,7 +210,7 @@ export class MetadataRefresh {
       if (fromEpub) patches.push(aggregateSeriesPatches(opf));
     }
     if (library.importMylarSeries && !series.oneshot) {
-      const mylar = await this.mylar(series.url);
+      const mylar = await this.mylar(series);
       if (mylar) {
         if (mylar.skipped.length > 0)
           this.d.logger.info({ seriesId, skipped: mylar.skipped }, 'series.json: some values were left out');
@@ -243,9 +248,9 @@ export class MetadataRefresh {
       this.cache.set(key, cached);
       return cached;
     }
-    const file = fileURLToPath(book.url);
     const source: BookSource = { comicInfo: null, opf: null };
     try {
+      const file = await this.bookFile(book);
       if (media.mediaType === MediaTypes.epub) {
         source.opf = await withEpub(file, async (epub) => parseOpf(epub.opf));
       } else {
@@ -283,7 +288,8 @@ export class MetadataRefresh {
 
   /** The first ISBN barcode on the last or first pages (engine.md §6.7); null when none. */
   private async barcodeIsbn(book: BookRecord, media: StoredMedia): Promise<string | null> {
-    const file = fileURLToPath(book.url);
+    const file = await this.d.files.pathOf(book);
+    if (!file) return null;
     const pages = await this.d.media.pages(book.id);
     const reader = media.mediaType ? readerFor(media.mediaType) : undefined;
     for (const number of barcodePages(pages.length)) {
@@ -305,18 +311,30 @@ export class MetadataRefresh {
     return null;
   }
 
+  /** The book's file, inside its library root (else "file not found"). */
+  private async bookFile(book: BookRecord): Promise<string> {
+    const file = await this.d.files.pathOf(book);
+    if (!file) throw Object.assign(new Error(`File not found: ${book.url}`), { code: 'ENOENT' });
+    return file;
+  }
+
   /** Mylar's series.json in the series folder (its name in any letter case), parsed; null when absent. */
-  private async mylar(seriesUrl: string) {
-    let folder: string;
+  private async mylar(series: { libraryId: string; url: string }) {
     try {
-      folder = fileURLToPath(seriesUrl);
+      const folder = await this.d.files.pathOf(series);
+      if (!folder) return null;
       const name = (await readdir(folder)).find((n) => n.toLowerCase() === MYLAR_FILE);
       if (!name) return null;
-      const parsed = parseMylarSeries(await readFile(join(folder, name), 'utf8'));
-      if (!parsed) this.d.logger.warn({ file: join(folder, name) }, 'series.json is not a Mylar series file');
+      const file = await this.d.files.pathOf({
+        libraryId: series.libraryId,
+        url: pathToFileURL(join(folder, name)).href,
+      });
+      if (!file) return null;
+      const parsed = parseMylarSeries(await readFile(file, 'utf8'));
+      if (!parsed) this.d.logger.warn({ file }, 'series.json is not a Mylar series file');
       return parsed;
     } catch (e) {
-      this.d.logger.warn({ seriesUrl, err: e }, 'Could not read series.json');
+      this.d.logger.warn({ seriesUrl: series.url, err: e }, 'Could not read series.json');
       return null;
     }
   }

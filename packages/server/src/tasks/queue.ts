@@ -55,6 +55,9 @@ export interface TaskQueueOptions {
   now?: () => Date;
 }
 
+/** Tasks written per transaction by one submit. */
+const SUBMIT_SLICE = 1000;
+
 export function createTaskQueue(db: Db, opts: TaskQueueOptions = {}): TaskQueue {
   const repository = new TaskRepository(db);
   const now = opts.now ?? (() => new Date());
@@ -65,16 +68,23 @@ export function createTaskQueue(db: Db, opts: TaskQueueOptions = {}): TaskQueue 
   return {
     async submit(tasks, priority = PRIORITY.DEFAULT) {
       if (tasks.length === 0) return;
-      await repository.upsert(
-        tasks.map((task) => ({
-          uniqueId: uniqueIdOf(task),
-          kind: task.kind,
-          priority,
-          groupId: groupIdOf(task),
-          payload: JSON.stringify(task),
-        })),
-        now().toISOString(),
-      );
+      // A big submission (a scan queues an analysis and a hash per book: 200,000 tasks for 100,000 books) goes
+      // in slices, one transaction each, with the event loop's turn between them: better-sqlite3 is synchronous
+      // and one transaction for all of it held every request for seconds. A task repeated in a later slice
+      // updates the row the earlier one wrote, so the last one still wins.
+      for (let i = 0; i < tasks.length; i += SUBMIT_SLICE) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        await repository.upsert(
+          tasks.slice(i, i + SUBMIT_SLICE).map((task) => ({
+            uniqueId: uniqueIdOf(task),
+            kind: task.kind,
+            priority,
+            groupId: groupIdOf(task),
+            payload: JSON.stringify(task),
+          })),
+          now().toISOString(),
+        );
+      }
       changed('submitted');
     },
 

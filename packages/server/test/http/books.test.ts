@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectBuffer } from '../../src/media/detect.js';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { makeLibrary, makeSeriesWithBooks } from '../support/factories.js';
-import { fixture } from '../support/fixtures.js';
+import { copyFixture, fixture } from '../support/fixtures.js';
 import { expectSchema } from '../support/openapi.js';
 
 /** A file name with non-ASCII letters, spaces and a double quote (api.md §1.8). */
@@ -55,12 +55,14 @@ beforeAll(async () => {
   });
   ids.comicSeries = comicSeries.seriesId;
   [ids.cbz = '', ids.zip = ''] = comicSeries.bookIds;
-  ids.pdf = (await makeSeriesWithBooks(db, comicsLib, [fixture('pdf/two_pages.pdf')])).bookIds[0]!;
-  ids.epub = (
-    await makeSeriesWithBooks(db, comicsLib, [fixture('epub/The Incomplete Theft - Ralph Burke.epub')])
-  ).bookIds[0]!;
-  ids.divina = (await makeSeriesWithBooks(db, comicsLib, [fixture('epub/epub3.epub')])).bookIds[0]!;
-  ids.other = (await makeSeriesWithBooks(db, otherLib, [fixture('archives/zip.zip')])).bookIds[0]!;
+  // Each book in its own folder (a series per folder, as a scan would make them), inside its library's root.
+  const inLibrary = (relative: string, folder: string) => copyFixture(relative, join(dir, folder));
+  const single = async (libraryId: string, file: string) =>
+    (await makeSeriesWithBooks(db, libraryId, [file])).bookIds[0]!;
+  ids.pdf = await single(comicsLib, await inLibrary('pdf/two_pages.pdf', 'Comics/Pdf'));
+  ids.epub = await single(comicsLib, await inLibrary('epub/The Incomplete Theft - Ralph Burke.epub', 'Comics/Epub'));
+  ids.divina = await single(comicsLib, await inLibrary('epub/epub3.epub', 'Comics/Divina'));
+  ids.other = await single(otherLib, await inLibrary('archives/zip.zip', 'Other/Zip'));
   for (const id of Object.values(ids)) await s.app.deps.books.analyzer.analyzeAndPersist(id);
 
   const create = async (key: keyof typeof users, body: Record<string, unknown>) => {

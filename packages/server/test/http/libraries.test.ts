@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuireEvent } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
@@ -111,6 +111,38 @@ describe('/api/v1/libraries', () => {
     const res = await create({ ...body, root: join(dir, body.root) + (body.root.endsWith('/') ? '/' : '') });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toBe(message);
+  });
+
+  it.each([
+    ['the file system root', () => '/', 'The file system root cannot be a library root'],
+    ...['/proc', '/sys', '/dev', '/run', '/boot'].map(
+      (f) => [f, () => f, `${f} is a system folder: it cannot hold a library`] as const,
+    ),
+    ['a folder in /proc', () => '/proc/self/fd', '/proc is a system folder: it cannot hold a library'],
+    ['a folder in /dev', () => '/dev/shm', '/dev is a system folder: it cannot hold a library'],
+    ['the data folder', () => s.dataDir, 'data'],
+    ['a folder in the data folder', () => join(s.dataDir, 'thumbnails'), 'data'],
+    ['a parent of the data folder', () => dirname(s.dataDir), 'data'],
+    ['a link to the data folder', () => join(dir, 'data-link'), 'data'],
+  ])('refuses %s as a root, on create and on update (400)', async (_what, root, message) => {
+    await symlink(s.dataDir, join(dir, 'data-link')).catch(() => undefined);
+    const expected =
+      message === 'data'
+        ? `A library root cannot be in or around Quire's data folder (${await realpath(s.dataDir)})`
+        : message;
+    const created = await create({ name: 'System', root: root() });
+    expect([created.status, ((await created.json()) as { message: string }).message]).toEqual([400, expected]);
+    const updated = await as(admin, `/api/v1/libraries/${comicsId}`, { method: 'PATCH', json: { root: root() } });
+    expect([updated.status, ((await updated.json()) as { message: string }).message]).toEqual([400, expected]);
+    expect(((await (await as(admin, `/api/v1/libraries/${comicsId}`)).json()) as { root: string }).root).toBe(
+      join(dir, 'comics'),
+    );
+  });
+
+  it('compares roots through links: a link into another library is inside it (ERR_1017)', async () => {
+    await symlink(join(dir, 'comics', 'nested'), join(dir, 'nested-link'));
+    const res = await create({ name: 'Linked', root: join(dir, 'nested-link') });
+    expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([400, 'ERR_1017']);
   });
 
   it('refuses a relative root (400)', async () => {

@@ -8,6 +8,7 @@ import { LibraryRepository } from '../../src/db/repositories/libraries.js';
 import { MediaRepository } from '../../src/db/repositories/media.js';
 import { BookAnalyzer } from '../../src/library/book-analyzer.js';
 import { BookHasher } from '../../src/library/book-hasher.js';
+import { LibraryFiles } from '../../src/library/library-files.js';
 import { closeSevenZipWorkers } from '../../src/media/archives/index.js';
 import { PdfService } from '../../src/media/pdf/index.js';
 import { tempDatabase } from '../tasks/helpers.js';
@@ -128,7 +129,12 @@ beforeAll(async () => {
   media = new MediaRepository(env.db);
   const bus = createEventBus();
   bus.subscribe((e) => events.push(e));
-  analyzer = new BookAnalyzer({ media, pdf, events: bus });
+  analyzer = new BookAnalyzer({
+    media,
+    pdf,
+    events: bus,
+    files: new LibraryFiles({ libraries: new LibraryRepository(env.db) }),
+  });
   libraryId = await makeLibrary(env.db);
   seriesId = await makeSeries(env.db, libraryId);
 });
@@ -238,7 +244,9 @@ describe('AnalyzeBook details', () => {
       const s = await makeSeries(env.db, lib);
       const bookId = await makeBook(env.db, { libraryId: lib, seriesId: s }, file);
       await analyzer.analyzeAndPersist(bookId);
-      expect(await new BookHasher({ media, libraries: new LibraryRepository(env.db) }).hashBookPages(bookId)).toBe(4);
+      const libraries = new LibraryRepository(env.db);
+      const hasher = new BookHasher({ media, libraries, files: new LibraryFiles({ libraries }) });
+      expect(await hasher.hashBookPages(bookId)).toBe(4);
       const hashes = (await media.pages(bookId)).map((p) => p.fileHash);
       expect(hashes.every((h) => /^[0-9a-f]{32}$/.test(h))).toBe(true);
 

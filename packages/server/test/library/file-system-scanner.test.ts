@@ -315,6 +315,36 @@ describe('scanLibraryFolder (engine.md §2.1–2.3)', () => {
     expect(r.series.map((s) => [s.name, s.books.length])).toEqual([['.hidden-root', 1]]);
   });
 
+  it('skips and reports links whose real path is outside the root; follows the root itself through a link', async () => {
+    const lib = join(tmp, 'linked-lib');
+    const away = join(tmp, 'away');
+    await mkdir(join(lib, 'S'), { recursive: true });
+    await mkdir(join(away, 'Far Series'), { recursive: true });
+    await writeFile(join(lib, 'S', 'in.cbz'), 'x');
+    await writeFile(join(away, 'far.cbz'), 'x');
+    await writeFile(join(away, 'Far Series', 'f.cbz'), 'x');
+    await writeFile(join(away, 'cover.jpg'), 'x');
+    await symlink('/etc/passwd', join(lib, 'S', 'passwd.cbz'));
+    await symlink(join(away, 'far.cbz'), join(lib, 'S', 'far.cbz'));
+    await symlink(join(away, 'cover.jpg'), join(lib, 'S', 'cover.jpg'));
+    await symlink(join(away, 'Far Series'), join(lib, 'Far'));
+    // The root reached through a link: its own links are judged against the real root.
+    await symlink(lib, join(tmp, 'lib-alias'));
+    try {
+      for (const r of [await scanLibraryFolder(lib, opts()), await scanLibraryFolder(join(tmp, 'lib-alias'), opts())]) {
+        expect(r.series.flatMap((s) => s.books.map((b) => b.name))).toEqual(['in']);
+        expect(r.sidecars).toEqual([]);
+        expect(r.linksOutsideRoot.map((l) => l.target).sort()).toEqual(
+          ['/etc/passwd', join(away, 'Far Series'), join(away, 'cover.jpg'), join(away, 'far.cbz')].sort(),
+        );
+      }
+    } finally {
+      await rm(lib, { recursive: true });
+      await rm(away, { recursive: true });
+      await rm(join(tmp, 'lib-alias'));
+    }
+  });
+
   it.each([
     ['missing', () => join(tmp, 'nope')],
     ['a file', () => join(root, 'notes.txt')],

@@ -8,6 +8,8 @@ import type { QuireEvent } from '@quire/api';
 import { openDatabase, type OpenedDatabase } from '../../src/db/database.js';
 import { createEventBus } from '../../src/events/bus.js';
 import { createSettingsStore } from '../../src/settings/server-settings.js';
+import { LibraryRepository } from '../../src/db/repositories/libraries.js';
+import { LibraryFiles } from '../../src/library/library-files.js';
 import {
   createThumbnails,
   deleteThumbnailFiles,
@@ -58,7 +60,8 @@ beforeAll(async () => {
   const bus = createEventBus();
   events = [];
   bus.subscribe((e) => events.push(e));
-  svc = createThumbnails({ db: opened.db, events: bus, settings, dataDir });
+  const files = new LibraryFiles({ libraries: new LibraryRepository(opened.db) });
+  svc = createThumbnails({ db: opened.db, events: bus, settings, dataDir, files });
 });
 afterAll(async () => {
   await opened.close();

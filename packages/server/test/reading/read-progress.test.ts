@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, startServer, type TestServer } from '../support/server.js';
 import { makeLibrary, makeSeriesWithBooks } from '../support/factories.js';
-import { fixture } from '../support/fixtures.js';
+import { copyFixture } from '../support/fixtures.js';
 import { writeCbz } from '../support/library-builder.js';
 import { expectSchema } from '../support/openapi.js';
 import { call, createUser, openEvents } from './helpers.js';
@@ -39,10 +39,16 @@ beforeAll(async () => {
   ids.mature = mature.seriesId;
   ids.matureBook = mature.bookIds[0]!;
   ids.epub = (
-    await makeSeriesWithBooks(db, comics, [fixture('epub/The Incomplete Theft - Ralph Burke.epub')])
+    await makeSeriesWithBooks(db, comics, [
+      await copyFixture('epub/The Incomplete Theft - Ralph Burke.epub', join(dir, 'Comics', 'Theft')),
+    ])
   ).bookIds[0]!;
-  ids.divina = (await makeSeriesWithBooks(db, comics, [fixture('epub/epub3.epub')])).bookIds[0]!;
-  ids.pdf = (await makeSeriesWithBooks(db, other, [fixture('pdf/two_pages.pdf')])).bookIds[0]!;
+  ids.divina = (
+    await makeSeriesWithBooks(db, comics, [await copyFixture('epub/epub3.epub', join(dir, 'Comics', 'Divina'))])
+  ).bookIds[0]!;
+  ids.pdf = (
+    await makeSeriesWithBooks(db, other, [await copyFixture('pdf/two_pages.pdf', join(dir, 'Other', 'Pdf'))])
+  ).bookIds[0]!;
   for (const id of [...ids.sagaBooks, ids.matureBook, ids.epub, ids.divina, ids.pdf])
     await s.app.deps.books.analyzer.analyzeAndPersist(id);
 

@@ -20,7 +20,9 @@ export async function makeLibrary(
     .values({
       id,
       name: over.name ?? `Library ${id}`,
-      root: pathToFileURL(over.root ?? '/tmp').href,
+      // A path, as the lifecycle stores it. By default the file system's root, so that every file a test points
+      // at (shared fixtures read in place included) is inside its library.
+      root: over.root ?? '/',
       analyze_dimensions: over.analyzeDimensions === false ? 0 : 1,
       hash_files: over.hashFiles === false ? 0 : 1,
       hash_pages: over.hashPages ? 1 : 0,

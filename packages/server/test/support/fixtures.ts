@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -14,3 +15,14 @@ if (!existsSync(sharedDir)) throw new Error(`Shared fixtures not found at ${shar
 export const sharedPath = (relative: string) => join(sharedDir, relative);
 /** A real file under shared/fixtures/real, read in place. */
 export const fixture = (relative: string) => join(sharedDir, 'fixtures/real', relative);
+
+/**
+ * A copy of a real file inside a library folder (created if needed); returns its path. A library's books
+ * must lie inside its root: a fixture read in place is outside any test library but the file system's root.
+ */
+export async function copyFixture(relative: string, folder: string): Promise<string> {
+  await mkdir(folder, { recursive: true });
+  const path = join(folder, basename(relative));
+  await copyFile(fixture(relative), path);
+  return path;
+}

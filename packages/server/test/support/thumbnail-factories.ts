@@ -23,7 +23,9 @@ export async function makeLibrary(
     .values({
       id,
       name: `Library ${id}`,
-      root: pathToFileURL(opts.root ?? '/nonexistent').href,
+      // A path, as the lifecycle stores it; by default the file system's root, so that the real files the
+      // books point at are inside their library.
+      root: opts.root ?? '/',
       series_cover: opts.seriesCover ?? 'FIRST',
       import_local_artwork: opts.importLocalArtwork === false ? 0 : 1,
       ...dates(),

@@ -64,6 +64,7 @@ export interface SeriesView {
 export interface SeriesBookFile {
   id: string;
   seriesId: string;
+  libraryId: string;
   name: string;
   url: string;
 }
@@ -252,11 +253,11 @@ export class SeriesQueries {
   async books(seriesId: string): Promise<SeriesBookFile[]> {
     const rows = await this.db
       .selectFrom('book')
-      .select(['id', 'series_id', 'name', 'url'])
+      .select(['id', 'series_id', 'library_id', 'name', 'url'])
       .where('series_id', '=', seriesId)
       .where('deleted_date', 'is', null)
       .orderBy('number')
       .execute();
-    return rows.map((r) => ({ id: r.id, seriesId: r.series_id, name: r.name, url: r.url }));
+    return rows.map((r) => ({ id: r.id, seriesId: r.series_id, libraryId: r.library_id, name: r.name, url: r.url }));
   }
 }

@@ -89,6 +89,24 @@ const toRecord = (r: Row): BookRecord => ({
   deletedDate: r.deleted_date ? new Date(r.deleted_date) : null,
 });
 
+/** Rows per page of the reads that can cover a whole library. */
+const PAGE = 5000;
+
+/**
+ * A read that can cover a whole library (100,000 books), in pages by id with the event loop's turn between them:
+ * better-sqlite3 reads a whole result synchronously, and one such read held every request for a second.
+ */
+async function byIdPages<R extends { id: string }>(page: (after: string) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let after = ''; ;) {
+    const rows = await page(after);
+    for (const r of rows) out.push(r);
+    if (rows.length < PAGE) return out;
+    after = rows[rows.length - 1]!.id;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Write side of books, their initial metadata and media rows, plus the reads the scanner and trash need. */
 export class BookRepository {
   constructor(private readonly db: Db) {}
@@ -100,8 +118,33 @@ export class BookRepository {
 
   /** Every book of the library, soft-deleted ones included. */
   async findByLibrary(libraryId: string, t: Db = this.db): Promise<BookRecord[]> {
-    const rows = await t.selectFrom('book').select(COLUMNS).where('library_id', '=', libraryId).orderBy('id').execute();
+    const rows = await byIdPages((after) =>
+      t
+        .selectFrom('book')
+        .select(COLUMNS)
+        .where('library_id', '=', libraryId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute(),
+    );
     return rows.map(toRecord);
+  }
+
+  /** The live books of the library at these URLs. */
+  async findLiveByUrls(libraryId: string, urls: readonly string[], t: Db = this.db): Promise<BookRecord[]> {
+    const out: BookRecord[] = [];
+    for (const part of chunks(urls)) {
+      const rows = await t
+        .selectFrom('book')
+        .select(COLUMNS)
+        .where('library_id', '=', libraryId)
+        .where('deleted_date', 'is', null)
+        .where('url', 'in', part)
+        .execute();
+      out.push(...rows.map(toRecord));
+    }
+    return out;
   }
 
   async findBySeries(seriesId: string, t: Db = this.db): Promise<BookRecord[]> {
@@ -312,40 +355,52 @@ export class BookRepository {
 
   /** Live books of the library whose media is UNKNOWN or OUTDATED (engine.md §8.3). */
   async findToAnalyze(libraryId: string, t: Db = this.db): Promise<{ id: string; seriesId: string }[]> {
-    const rows = await t
-      .selectFrom('book')
-      .innerJoin('media', 'media.book_id', 'book.id')
-      .select(['book.id', 'book.series_id'])
-      .where('book.library_id', '=', libraryId)
-      .where('book.deleted_date', 'is', null)
-      .where('media.status', 'in', ['UNKNOWN', 'OUTDATED'])
-      .orderBy('book.id')
-      .execute();
+    const rows = await byIdPages((after) =>
+      t
+        .selectFrom('book')
+        .innerJoin('media', 'media.book_id', 'book.id')
+        .select(['book.id', 'book.series_id'])
+        .where('book.library_id', '=', libraryId)
+        .where('book.deleted_date', 'is', null)
+        .where('media.status', 'in', ['UNKNOWN', 'OUTDATED'])
+        .where('book.id', '>', after)
+        .orderBy('book.id')
+        .limit(PAGE)
+        .execute(),
+    );
     return rows.map((r) => ({ id: r.id, seriesId: r.series_id }));
   }
 
   /** Live books of the library without a file hash. */
   async findUnhashed(libraryId: string, t: Db = this.db): Promise<string[]> {
-    const rows = await t
-      .selectFrom('book')
-      .select('id')
-      .where('library_id', '=', libraryId)
-      .where('deleted_date', 'is', null)
-      .where('file_hash', '=', '')
-      .orderBy('id')
-      .execute();
+    const rows = await byIdPages((after) =>
+      t
+        .selectFrom('book')
+        .select('id')
+        .where('library_id', '=', libraryId)
+        .where('deleted_date', 'is', null)
+        .where('file_hash', '=', '')
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute(),
+    );
     return rows.map((r) => r.id);
   }
 
   async findWithoutKoreaderHash(libraryId: string, t: Db = this.db): Promise<string[]> {
-    const rows = await t
-      .selectFrom('book')
-      .select('id')
-      .where('library_id', '=', libraryId)
-      .where('deleted_date', 'is', null)
-      .where('file_hash_koreader', '=', '')
-      .orderBy('id')
-      .execute();
+    const rows = await byIdPages((after) =>
+      t
+        .selectFrom('book')
+        .select('id')
+        .where('library_id', '=', libraryId)
+        .where('deleted_date', 'is', null)
+        .where('file_hash_koreader', '=', '')
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute(),
+    );
     return rows.map((r) => r.id);
   }
 

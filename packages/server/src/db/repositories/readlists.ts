@@ -44,6 +44,7 @@ export interface ReadListMember {
 export interface ExportedBook {
   id: string;
   name: string;
+  libraryId: string;
   /** file: URL. */
   url: string;
   seriesTitle: string;
@@ -212,7 +213,7 @@ export class ReadListRepository {
         .selectFrom('book as b')
         .innerJoin('book_metadata as bm', 'bm.book_id', 'b.id')
         .innerJoin('series_metadata as sm', 'sm.series_id', 'b.series_id')
-        .select(['b.id', 'b.name', 'b.url', 'b.series_id', 'bm.number', 'bm.release_date', 'sm.title'])
+        .select(['b.id', 'b.name', 'b.library_id', 'b.url', 'b.series_id', 'bm.number', 'bm.release_date', 'sm.title'])
         .where('b.id', 'in', part)
         .execute();
       const seriesIds = [...new Set(rows.map((r) => r.series_id))];
@@ -236,6 +237,7 @@ export class ReadListRepository {
         byId.set(r.id, {
           id: r.id,
           name: r.name,
+          libraryId: r.library_id,
           url: r.url,
           seriesTitle: r.title,
           number: r.number,

@@ -84,6 +84,22 @@ export class SeriesRepository {
     return rows.map(toRecord);
   }
 
+  /** The live series of the library at these URLs. */
+  async findLiveByUrls(libraryId: string, urls: readonly string[], t: Db = this.db): Promise<SeriesRecord[]> {
+    const out: SeriesRecord[] = [];
+    for (const part of chunks(urls)) {
+      const rows = await t
+        .selectFrom('series')
+        .select(COLUMNS)
+        .where('library_id', '=', libraryId)
+        .where('deleted_date', 'is', null)
+        .where('url', 'in', part)
+        .execute();
+      out.push(...rows.map(toRecord));
+    }
+    return out;
+  }
+
   /** Soft-deleted series of every other library. */
   async findDeletedOutside(libraryId: string, t: Db = this.db): Promise<SeriesRecord[]> {
     const rows = await t

@@ -310,7 +310,7 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
 
   const sendFile = async (req: FastifyRequest, reply: FastifyReply, bookId: string) => {
     const book = await visibleBook(req, bookId);
-    const file = await openBookFile(book.url);
+    const file = await openBookFile(deps.libraries.files, { libraryId: book.access.libraryId, url: book.url });
     if (!file) throw notFound('File not found, it may have moved');
     return reply
       .type(book.media.mediaType ?? 'application/octet-stream')

@@ -62,7 +62,7 @@ export const toReadListDto = (r: ReadListView): ReadListDto => ({
   filtered: r.filtered,
 });
 
-export const readListRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { collections }) => {
+export const readListRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { collections, libraries }) => {
   // Encapsulated in this plugin unless another plugin already parses multipart for every route.
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
   const service = collections.readLists;
@@ -125,11 +125,11 @@ export const readListRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { 
     { schema: { params: CollectionIdParams }, onRequest: app.requireRole('FILE_DOWNLOAD') },
     async (req, reply) => {
       const { name, books } = await service.exportedBooks(req.user!, req.params.id);
-      const files = books.map((b, i) => ({ url: b.url, name: `${i + 1} - ${fileNameOf(b.url)}` }));
+      const files = books.map((b, i) => ({ ...b, name: `${i + 1} - ${fileNameOf(b.url)}` }));
       return reply
         .type('application/zip')
         .header('Content-Disposition', contentDisposition('attachment', `${name}.zip`))
-        .send(streamStoredZip(files));
+        .send(streamStoredZip(libraries.files, files));
     },
   );
 

@@ -201,7 +201,12 @@ export const seriesRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) 
       return reply
         .type('application/zip')
         .header('Content-Disposition', contentDisposition('attachment', `${series.title}.zip`))
-        .send(streamStoredZip(files.map((f) => ({ url: f.url }))));
+        .send(
+          streamStoredZip(
+            deps.libraries.files,
+            files.map((f) => ({ libraryId: f.libraryId, url: f.url })),
+          ),
+        );
     },
   );
 

@@ -17,7 +17,7 @@ import { MediaError, type ContainerEntry, type ContainerReader } from '../types.
 import { sevenZipStream } from './sevenzip.js';
 
 /**
- * TAR / CBT, plain or compressed as a whole (gzip with zlib; xz, bzip2, zstd with 7-Zip in a worker).
+ * TAR / CBT (ustar, GNU, pax or V7 headers), plain or compressed as a whole (gzip with zlib; xz, bzip2, zstd with 7-Zip in a worker).
  * A tar has no index: the file is streamed from the start until the entry is found, then reading stops
  * (and the decompressor is torn down). Memory stays at one entry at most.
  *
@@ -62,6 +62,24 @@ function toMediaError(e: unknown): MediaError {
   return new MediaError('ERR_1008', `TAR: ${message}`);
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An entry's name. Header names (ustar with its prefix, GNU long names, V7) are bytes in whatever code page
+ * the writer used; tar-stream hands them over as Latin-1 (one character per byte, nothing lost). They are
+ * UTF-8 when they decode as such, else they stay Latin-1: a CP437 or Latin-1 name is then still a distinct
+ * name that reads back the entry. A pax `path` record is UTF-8 by the standard and taken as it is.
+ */
+function entryName(header: tar.Header): string {
+  const pax = (header as { pax?: Record<string, string> | null }).pax;
+  if (pax?.path) return pax.path;
+  try {
+    return strictUtf8.decode(Buffer.from(header.name, 'latin1'));
+  } catch {
+    return header.name;
+  }
+}
+
 type Visit = (name: string, header: tar.Header, body: Readable) => Promise<boolean>;
 
 /** Streams the tar; `visit` consumes (or drains) each file body and returns false to stop. */
@@ -73,7 +91,10 @@ async function walk(file: string, visit: Visit): Promise<void> {
     throw toMediaError(e);
   }
   const { extract: newExtract } = (await import('tar-stream')).default; // loaded on first use: TAR is rare
-  const extract = newExtract();
+  // Any tar with valid header checksums: also the old V7 layout, which has no magic. (Both options exist in
+  // tar-stream 3 but are missing from its type declarations.)
+  const options = { filenameEncoding: 'latin1', allowUnknownFormat: true };
+  const extract = newExtract(options as Parameters<typeof newExtract>[0]);
   const stop = () => {
     source.unpipe(extract);
     source.destroy();
@@ -92,7 +113,7 @@ async function walk(file: string, visit: Visit): Promise<void> {
       extract.on('error', settle);
       extract.on('finish', () => settle());
       extract.on('entry', (header, body, next) => {
-        const name = normalizeEntryName(header.name);
+        const name = normalizeEntryName(entryName(header));
         const isFile = header.type === 'file' || header.type === 'contiguous-file';
         if (!isFile || isDirectoryName(name)) {
           body.on('end', next);

@@ -1,0 +1,73 @@
+/**
+ * The one way to a library's files on disk: a stored `file:` URL (book, series folder, sidecar) becomes the
+ * path to open only if, with every symbolic link resolved, it lies inside its library's root.
+ *
+ * The scanner already skips links that lead out of the root; this check is repeated whenever a file is opened
+ * (a page, a download, a poster, an analysis…) because a link can be swapped in after the scan. The resolved
+ * real path is what callers open, so the link that was checked is not followed a second time.
+ */
+import { realpath } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LibraryRepository } from '../db/repositories/libraries.js';
+
+/** Is the real path `real` the real root itself or below it? */
+export function isInside(realRoot: string, real: string): boolean {
+  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+}
+
+/** The real path of `path` when it exists and lies inside `realRoot`; else null. */
+export async function realPathInside(realRoot: string, path: string): Promise<string | null> {
+  try {
+    const real = await realpath(path);
+    return isInside(realRoot, real) ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A stored file of a library. */
+export interface LibraryFile {
+  libraryId: string;
+  url: string;
+}
+
+export interface LibraryFilesLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export class LibraryFiles {
+  constructor(private readonly d: { libraries: Pick<LibraryRepository, 'find'>; logger?: LibraryFilesLogger }) {}
+
+  /** The real root of a library; null when the library or its folder is gone. */
+  async realRoot(libraryId: string): Promise<string | null> {
+    const library = await this.d.libraries.find(libraryId);
+    if (!library) return null;
+    try {
+      return await realpath(library.root);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The real path to open for a stored file: null when it is missing, its library is gone, or links lead it
+   * out of the library root (logged: an administrator should know why a book stopped reading).
+   */
+  async pathOf(file: LibraryFile): Promise<string | null> {
+    let path: string;
+    try {
+      path = fileURLToPath(file.url);
+    } catch {
+      return null;
+    }
+    const root = await this.realRoot(file.libraryId);
+    if (!root) return null;
+    const real = await realPathInside(root, path);
+    if (!real) {
+      const target = await realpath(path).catch(() => null);
+      if (target) this.d.logger?.warn({ path, target, root }, 'Refusing a file that links out of its library root');
+    }
+    return real;
+  }
+}

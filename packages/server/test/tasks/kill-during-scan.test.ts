@@ -1,0 +1,206 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeImage, zipBuffer } from '../support/library-builder.js';
+
+/*
+ * Issue 11, "tests that stay": `kill -9` during a scan. worker-pool.test.ts simulates a crash inside one process;
+ * here a real server process (started from the sources, as `npm start` starts the build) scans a generated
+ * library and is killed with SIGKILL while the scan is writing its outcome. A second process on the same data
+ * folder must find a sound database (`PRAGMA integrity_check`), every row the first one had committed, its
+ * interrupted scan queued again, and then finish it: every book, analysed.
+ */
+
+const FOLDERS = 150;
+const BOOKS_PER_FOLDER = 20;
+const BOOKS = FOLDERS * BOOKS_PER_FOLDER;
+const repoRoot = resolve(import.meta.dirname, '../../../..');
+/** tsx's loader: the child runs the TypeScript sources, so this test needs no build. */
+const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, ko) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? ok(address.port) : ko(new Error('no port'))));
+    });
+  });
+}
+
+/** The server's entry point in a child process, on `dataDir`; resolves once it answers. */
+async function startChild(dataDir: string): Promise<Child> {
+  const port = await freePort();
+  let log = '';
+  const child = spawn(process.execPath, ['--import', tsx, join(repoRoot, 'packages/server/src/main.ts')], {
+    env: {
+      ...process.env,
+      QUIRE_PORT: String(port),
+      QUIRE_HOST: '127.0.0.1',
+      QUIRE_DATA_DIR: dataDir,
+      QUIRE_LOG_STDOUT: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      if ((await fetch(`${url}/actuator/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, process: child, output: () => log };
+}
+
+async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGTERM') {
+  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = new Promise((r) => child.process.once('exit', r));
+  child.process.kill(signal);
+  await exited;
+}
+
+let dataDir: string;
+let root: string;
+const children: Child[] = [];
+const auth = `Basic ${Buffer.from('admin@example.org:admin-secret').toString('base64')}`;
+
+const api = async <T>(child: Child, path: string, init: RequestInit = {}): Promise<T> => {
+  const res = await fetch(`${child.url}${path}`, {
+    ...init,
+    headers: { authorization: auth, 'content-type': 'application/json', ...init.headers },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+};
+const bookCount = async (child: Child, libraryId: string, query = '') =>
+  (await api<{ totalElements: number }>(child, `/api/v1/books?library_id=${libraryId}&size=1${query}`)).totalElements;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'quire-kill-data-'));
+  root = await mkdtemp(join(tmpdir(), 'quire-kill-library-'));
+  // Small real CBZs: a JPEG page each, and a text entry that makes every file's bytes (and hash) its own.
+  const page = await makeImage('jpeg', 1, 8, 12);
+  for (let f = 0; f < FOLDERS; f++) {
+    const folder = join(root, `Series ${String(f).padStart(3, '0')}`);
+    mkdirSync(folder, { recursive: true });
+    for (let b = 1; b <= BOOKS_PER_FOLDER; b++) {
+      const bytes = zipBuffer([
+        { name: '001.jpg', data: page },
+        { name: 'id.txt', data: Buffer.from(`${f}/${b}`) },
+      ]);
+      writeFileSync(join(folder, `Book ${String(b).padStart(2, '0')}.cbz`), bytes);
+    }
+  }
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of children) await stopChild(c, 'SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('kill -9 during a scan', () => {
+  it('keeps what was committed, and the next process finishes the scan with every book', async () => {
+    const first = await startChild(dataDir);
+    children.push(first);
+    const claimed = await fetch(`${first.url}/api/v1/claim`, {
+      method: 'POST',
+      headers: { 'X-Komga-Email': 'admin@example.org', 'X-Komga-Password': 'admin-secret' },
+    });
+    expect(claimed.status).toBe(200);
+    const { id: libraryId } = await api<{ id: string }>(first, '/api/v1/libraries', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Comics', root }),
+    });
+
+    // As soon as the scan has committed part of its outcome, remember what a client sees, and kill.
+    let seen: string[] = [];
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const page = await api<{ content: { id: string }[]; totalElements: number }>(
+        first,
+        `/api/v1/books?library_id=${libraryId}&unpaged=true`,
+      );
+      if (page.totalElements > 0) {
+        seen = page.content.map((b) => b.id);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    first.process.kill('SIGKILL');
+    await new Promise((r) => first.process.once('exit', r));
+    expect(seen.length).toBeGreaterThan(0);
+
+    // The file as the killed process left it (its WAL included): sound, and holding what was seen.
+    const db = new Database(join(dataDir, 'database.sqlite'));
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+      const ids = new Set(db.prepare('SELECT id FROM book').pluck().all() as string[]);
+      expect(seen.filter((id) => !ids.has(id))).toEqual([]);
+      const committed = ids.size;
+      // Killed mid-scan: part of the books only, and each series consistent with its books.
+      expect(committed).toBeLessThan(BOOKS);
+      const counts = db
+        .prepare(
+          `SELECT s.book_count AS stored, (SELECT count(*) FROM book b WHERE b.series_id = s.id AND b.deleted_date IS NULL) AS actual FROM series s`,
+        )
+        .all() as { stored: number; actual: number }[];
+      expect(counts.filter((c) => c.stored !== c.actual)).toEqual([]);
+      const scan = db.prepare(`SELECT owner FROM task WHERE kind = 'ScanLibrary'`).all() as { owner: string }[];
+      expect(scan).toHaveLength(1); // still there, owned by the dead process
+      console.log(`killed with ${committed} of ${BOOKS} books committed`);
+    } finally {
+      db.close();
+    }
+
+    // Second life on the same data folder: the scan runs again, then the analyses it queues.
+    const second = await startChild(dataDir);
+    children.push(second);
+    const until = Date.now() + 240_000;
+    while ((await bookCount(second, libraryId, '&media_status=READY')) < BOOKS) {
+      if (Date.now() > until) throw new Error(`analysis did not finish:\n${second.output()}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(await bookCount(second, libraryId)).toBe(BOOKS);
+    const after = await api<{ content: { id: string; seriesTitle: string; number: number }[] }>(
+      second,
+      `/api/v1/books?library_id=${libraryId}&unpaged=true`,
+    );
+    const ids = new Set(after.content.map((b) => b.id));
+    expect(seen.filter((id) => !ids.has(id))).toEqual([]);
+    const series = await api<{ content: { booksCount: number }[]; totalElements: number }>(
+      second,
+      `/api/v1/series?library_id=${libraryId}&unpaged=true`,
+    );
+    expect(series.totalElements).toBe(FOLDERS);
+    expect(series.content.every((s) => s.booksCount === BOOKS_PER_FOLDER)).toBe(true);
+    await stopChild(second);
+
+    const db2 = new Database(join(dataDir, 'database.sqlite'), { readonly: true });
+    try {
+      expect(db2.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db2.close();
+    }
+  }, 420_000);
+});
