@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { makeLibrary, makeSeriesWithBooks } from '../support/factories.js';
-import { fixture } from '../support/fixtures.js';
+import { copyFixture, fixture } from '../support/fixtures.js';
 
 /**
  * If-Modified-Since / If-None-Match on a book the caller may not see: Komga answers them before checking access
@@ -31,9 +31,12 @@ describe('conditional requests on a hidden book', () => {
       await makeSeriesWithBooks(s.app.deps.db, library, [join(folder, 'one.cbz')], { ageRating: 18 })
     ).bookIds;
     [ids.epub = ''] = (
-      await makeSeriesWithBooks(s.app.deps.db, library, [fixture('epub/The Incomplete Theft - Ralph Burke.epub')], {
-        ageRating: 18,
-      })
+      await makeSeriesWithBooks(
+        s.app.deps.db,
+        library,
+        [await copyFixture('epub/The Incomplete Theft - Ralph Burke.epub', join(dir, 'Adult books'))],
+        { ageRating: 18 },
+      )
     ).bookIds;
     for (const id of Object.values(ids)) await s.app.deps.books.analyzer.analyzeAndPersist(id);
     const manifest = await (
