@@ -9,21 +9,6 @@ import { Type, type Static, type TSchema } from 'typebox';
 const nullable = <T extends TSchema & { type: string }>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
 
-/** A string enum accepted in any letter case (api.md §1.2); the server upper-cases it. */
-const caseInsensitiveEnum = <const T extends readonly string[]>(values: T) =>
-  Type.Unsafe<T[number]>(
-    Type.String({
-      pattern: `^(?:${values
-        .map((v) =>
-          [...v]
-            .map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`))
-            .join(''),
-        )
-        .join('|')})$`,
-      description: `One of ${values.join(', ')} (any letter case)`,
-    }),
-  );
-
 export const SCAN_INTERVAL_NAMES = ['DISABLED', 'HOURLY', 'EVERY_6H', 'EVERY_12H', 'DAILY', 'WEEKLY'] as const;
 export const SERIES_COVER_NAMES = ['FIRST', 'FIRST_UNREAD_OR_FIRST', 'FIRST_UNREAD_OR_LAST', 'LAST'] as const;
 
@@ -78,9 +63,9 @@ export const LibraryCreationDto = Type.Object({
   name: Type.String({ minLength: 1 }),
   root: Type.String({ minLength: 1 }),
   ...optional(optionFields),
-  scanInterval: Type.Optional(caseInsensitiveEnum(SCAN_INTERVAL_NAMES)),
+  scanInterval: Type.Optional(Type.Enum([...SCAN_INTERVAL_NAMES])),
   scanDirectoryExclusions: Type.Optional(nullable(Type.Array(Type.String()))),
-  seriesCover: Type.Optional(caseInsensitiveEnum(SERIES_COVER_NAMES)),
+  seriesCover: Type.Optional(Type.Enum([...SERIES_COVER_NAMES])),
   /** Blank means none. */
   oneshotsDirectory: Type.Optional(nullable(Type.String())),
 });
@@ -94,9 +79,9 @@ export const LibraryUpdateDto = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1 })),
   root: Type.Optional(Type.String({ minLength: 1 })),
   ...optional(optionFields),
-  scanInterval: Type.Optional(caseInsensitiveEnum(SCAN_INTERVAL_NAMES)),
+  scanInterval: Type.Optional(Type.Enum([...SCAN_INTERVAL_NAMES])),
   scanDirectoryExclusions: Type.Optional(nullable(Type.Array(Type.String()))),
-  seriesCover: Type.Optional(caseInsensitiveEnum(SERIES_COVER_NAMES)),
+  seriesCover: Type.Optional(Type.Enum([...SERIES_COVER_NAMES])),
   oneshotsDirectory: Type.Optional(nullable(Type.String())),
 });
 export type LibraryUpdateDto = Static<typeof LibraryUpdateDto>;

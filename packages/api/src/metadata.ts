@@ -17,16 +17,9 @@ import { Type, type Static, type TSchema } from 'typebox';
 const nullable = <T extends TSchema & { type: string }>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
 
-const anyCase = (value: string) =>
-  [...value].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
-
-/** Enum constants are accepted in any letter case (api.md §1.2); the server upper-cases them. */
+/** Enum constants are accepted in any letter case (api.md §1.2): the server binds them before validation. */
 const nullableEnum = <const T extends readonly string[]>(values: T) =>
-  Type.Unsafe<T[number] | null>({
-    type: ['string', 'null'],
-    pattern: `^(?:${values.map(anyCase).join('|')})$`,
-    description: `One of ${values.join(', ')} (any letter case)`,
-  });
+  Type.Unsafe<T[number] | null>({ type: ['string', 'null'], enum: [...values, null] });
 
 /**
  * `uniqueItems` is left out on purpose: Komga reads these arrays into sets, so a repeated value is dropped,

@@ -6,19 +6,6 @@ import { PageDto, type Page } from './common.js';
  * Names and shapes are Komga's; each schema is checked against komga-openapi.json in the server's tests.
  */
 
-/** A string enum whose values are accepted in any letter case (api.md §1.2); the constants are documented. */
-const caseInsensitiveEnum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.String({
-    pattern: `^(?:${values
-      .map((v) =>
-        [...v]
-          .map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`))
-          .join(''),
-      )
-      .join('|')})$`,
-    description: description ?? `One of ${values.join(', ')} (any letter case)`,
-  });
-
 export const AgeRestrictionDto = Type.Object({
   age: Type.Integer(),
   restriction: Type.Union([Type.Literal('ALLOW_ONLY'), Type.Literal('EXCLUDE')]),
@@ -42,7 +29,7 @@ export type UserDto = Static<typeof UserDto>;
 export const AgeRestrictionUpdateDto = Type.Object({
   age: Type.Integer({ minimum: 0 }),
   /** `NONE` removes the restriction. */
-  restriction: caseInsensitiveEnum(['ALLOW_ONLY', 'EXCLUDE', 'NONE']),
+  restriction: Type.Enum(['ALLOW_ONLY', 'EXCLUDE', 'NONE']),
 });
 export type AgeRestrictionUpdateDto = Static<typeof AgeRestrictionUpdateDto>;
 

@@ -3,6 +3,10 @@ import type { CurrentUser, Role } from '../domain/user.js';
 import type { Credential } from './plugins/auth.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's path as the operation table writes it (`{bookId}`), for the OpenAPI document. */
+    openapiPath?: string;
+  }
   interface FastifyInstance {
     /** onRequest hook: resolves the caller from session, remember-me, Basic or API key; 401 when none. */
     authenticate: onRequestHookHandler;

@@ -18,7 +18,7 @@ import { toSeriesDto } from './mappers/series.js';
 /**
  * What every list endpoint shares (api.md §1.4, §5.3): paging, Spring's page envelope, and the deprecated GET
  * filters turned into the conditions of `POST /series/list` and `/books/list`. The query parameters arrive as
- * Spring binds them (plugins/query.ts): arrays split, booleans and enum values converted, undeclared ones dropped.
+ * Spring binds them (plugins/binding.ts): arrays split, booleans and enum values converted, undeclared ones dropped.
  */
 
 const DEFAULT_SIZE = 20;

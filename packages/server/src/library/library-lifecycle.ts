@@ -20,7 +20,7 @@ import {
   type LibraryOptions,
 } from '../domain/library.js';
 import type { EventBus } from '../events/bus.js';
-import { PRIORITY, type Task } from '../tasks/definitions.js';
+import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import type { Scheduler } from '../tasks/scheduler.js';
 import { deleteThumbnailFiles } from './thumbnails.js';
@@ -91,6 +91,55 @@ export class LibraryLifecycle {
     await this.queueEnabledJobs(before, after);
     this.d.events.emit({ type: 'LibraryChanged', data: { libraryId: id } });
     return after;
+  }
+
+  /** POST /libraries/{id}/scan: a scan at the highest priority (api.md §3.1). */
+  async scan(id: string, deep: boolean): Promise<void> {
+    const library = await this.existing(id);
+    await this.d.tasks.submit([{ kind: 'ScanLibrary', libraryId: library.id, deep }], PRIORITY.HIGHEST);
+  }
+
+  /** POST /libraries/{id}/analyze: every book analysed again. */
+  async analyze(id: string): Promise<void> {
+    const library = await this.existing(id);
+    const books = await this.d.books.findByLibrary(library.id);
+    await this.d.tasks.submit(
+      books.map((b): Task => ({ kind: 'AnalyzeBook', bookId: b.id, seriesId: b.seriesId })),
+      PRIORITY.HIGH,
+    );
+  }
+
+  /** POST /libraries/{id}/metadata/refresh: every book's metadata and local artwork, every series' artwork. */
+  async refreshMetadata(id: string): Promise<void> {
+    const library = await this.existing(id);
+    const [books, series] = await Promise.all([
+      this.d.books.findByLibrary(library.id),
+      this.d.series.findByLibrary(library.id),
+    ]);
+    const work: Task[] = [];
+    for (const b of books) {
+      work.push({
+        kind: 'RefreshBookMetadata',
+        bookId: b.id,
+        seriesId: b.seriesId,
+        capabilities: [...BOOK_METADATA_PATCH_CAPABILITIES],
+      });
+      work.push({ kind: 'RefreshBookLocalArtwork', bookId: b.id });
+    }
+    for (const s of series) work.push({ kind: 'RefreshSeriesLocalArtwork', seriesId: s.id });
+    await this.d.tasks.submit(work, PRIORITY.HIGH);
+  }
+
+  /** POST /libraries/{id}/empty-trash. */
+  async emptyTrash(id: string): Promise<void> {
+    const library = await this.existing(id);
+    await this.d.tasks.submit([{ kind: 'EmptyTrash', libraryId: library.id }], PRIORITY.HIGH);
+  }
+
+  private async existing(id: string): Promise<Library> {
+    const library = await this.d.libraries.find(id);
+    if (!library) throw notFound();
+    return library;
   }
 
   /**

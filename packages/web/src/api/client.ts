@@ -1,3 +1,5 @@
+import type { BodyOf, Operation, OperationId, Operations, ParamsOf, QueryOf, SuccessOf } from '@quire/api/operations';
+
 /**
  * The one way screens reach the server (through the hooks in this folder). Sends the session cookie and
  * `X-Requested-With`, so a 401 never opens the browser's Basic dialog, and turns failures into ApiError.
@@ -62,3 +64,59 @@ async function toApiError(res: Response): Promise<ApiError> {
     return new ApiError(res.status, res.statusText);
   }
 }
+
+/*
+ * Typed calls, from the operation table's types (`@quire/api/operations`, imported as types only: no schema
+ * reaches the browser). The path is the OpenAPI path of the operation; its parameters, query, body and answer
+ * follow from it, so a wrong path, a missing parameter or a wrong body does not compile.
+ */
+type AnyOperation = Operations[OperationId];
+type Method = AnyOperation['method'];
+/** The paths that have an operation for `M`. */
+export type PathFor<M extends Method> = Extract<AnyOperation, { method: M }>['path'];
+/** The operation at `M path`. */
+export type OperationAt<M extends Method, P extends string> = Extract<AnyOperation, { method: M; path: P }>;
+
+type Multipart<O extends Operation> = O['consumes'] extends readonly string[] ? FormData : never;
+/** What a call sends besides the path: `params` when the path has some, `query` and `body` when declared. */
+export type CallArgs<O extends Operation> = (O['params'] extends object
+  ? { params: ParamsOf<O> }
+  : { params?: undefined }) & {
+  query?: Partial<QueryOf<O>>;
+  body?: BodyOf<O> | Multipart<O>;
+} & Omit<RequestInit, 'body' | 'method'>;
+
+/** Calls are optional-argument when the operation needs nothing. */
+type Rest<O extends Operation> = O['params'] extends object ? [args: CallArgs<O>] : [args?: CallArgs<O>];
+
+/** The URL of an operation's path, with its parameters filled in (`<img src>`, downloads, the reader's pages). */
+export function operationUrl<P extends PathFor<'GET'>>(path: P, ...[args]: Rest<OperationAt<'GET', P>>): string {
+  return apiUrl(fillPath(path, args?.params), args?.query as ApiInit['query']);
+}
+
+function fillPath(path: string, params: object | undefined): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = (params as Record<string, unknown> | undefined)?.[name];
+    if (value === undefined || value === null) throw new Error(`Missing path parameter ${name} for ${path}`);
+    return String(value)
+      .split('/')
+      .map((segment) => encodeURIComponent(segment))
+      .join('/');
+  });
+}
+
+function call<M extends Method>(method: M) {
+  return <P extends PathFor<M>>(path: P, ...[args]: Rest<OperationAt<M, P>>): Promise<SuccessOf<OperationAt<M, P>>> => {
+    const { params, query, body, ...init } = (args ?? {}) as CallArgs<Operation>;
+    return api(fillPath(path, params), { ...init, method, query: query as ApiInit['query'], body });
+  };
+}
+
+/** `client.get('/api/v1/books/{bookId}', { params: { bookId } })` → `Promise<BookDto>`. */
+export const client = {
+  get: call('GET'),
+  post: call('POST'),
+  put: call('PUT'),
+  patch: call('PATCH'),
+  delete: call('DELETE'),
+};

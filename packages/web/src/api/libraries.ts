@@ -6,7 +6,7 @@ import {
   SERIES_COVERS as ALL_SERIES_COVERS,
   SUGGESTED_DIRECTORY_EXCLUSIONS,
 } from '@quire/api/library-defaults';
-import { api, ApiError } from './client';
+import { api, ApiError, client } from './client';
 
 /** Libraries (api.md §3.1) and the server's folder browser (§9.6). The DTO types come from @quire/api. */
 export type { DirectoryListingDto, LibraryCreationDto, LibraryDto, LibraryUpdateDto, PathDto };
@@ -50,7 +50,7 @@ export const libraryQueries = {
       queryKey: libraryKeys.list(),
       queryFn: async (): Promise<LibraryDto[]> => {
         try {
-          const libraries = await api<LibraryDto[]>('/api/v1/libraries');
+          const libraries = await client.get('/api/v1/libraries');
           return Array.isArray(libraries) ? libraries : [];
         } catch (e) {
           if (e instanceof ApiError && e.status === 401) throw e;
@@ -61,7 +61,7 @@ export const libraryQueries = {
   detail: (id: string) =>
     queryOptions({
       queryKey: libraryKeys.detail(id),
-      queryFn: () => api<LibraryDto>(`/api/v1/libraries/${encodeURIComponent(id)}`),
+      queryFn: () => client.get('/api/v1/libraries/{libraryId}', { params: { libraryId: id } }),
     }),
   /** One folder of the server (ADMIN). `''` lists the file-system roots. */
   directory: (path: string) =>
@@ -78,8 +78,6 @@ export const useLibrary = (id: string) => useQuery(libraryQueries.detail(id));
 export const useDirectoryListing = (path: string, enabled = true) =>
   useQuery({ ...libraryQueries.directory(path), enabled });
 
-const libraryPath = (id: string) => `/api/v1/libraries/${encodeURIComponent(id)}`;
-
 function useInvalidateLibraries() {
   const qc = useQueryClient();
   return () => qc.invalidateQueries({ queryKey: libraryKeys.all });
@@ -89,7 +87,7 @@ function useInvalidateLibraries() {
 export function useCreateLibrary() {
   const invalidate = useInvalidateLibraries();
   return useMutation({
-    mutationFn: (body: LibraryCreationDto) => api<LibraryDto>('/api/v1/libraries', { method: 'POST', body }),
+    mutationFn: (body: LibraryCreationDto) => client.post('/api/v1/libraries', { body }),
     onSuccess: invalidate,
   });
 }
@@ -98,7 +96,7 @@ export function useUpdateLibrary() {
   const invalidate = useInvalidateLibraries();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: LibraryUpdateDto }) =>
-      api<void>(libraryPath(id), { method: 'PATCH', body: changes }),
+      client.patch('/api/v1/libraries/{libraryId}', { params: { libraryId: id }, body: changes }),
     onSuccess: invalidate,
   });
 }
@@ -107,7 +105,7 @@ export function useUpdateLibrary() {
 export function useDeleteLibrary() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>(libraryPath(id), { method: 'DELETE' }),
+    mutationFn: (id: string) => client.delete('/api/v1/libraries/{libraryId}', { params: { libraryId: id } }),
     onSuccess: (_, id) => {
       qc.removeQueries({ queryKey: libraryKeys.detail(id) });
       return qc.invalidateQueries({ queryKey: libraryKeys.list() });
@@ -119,23 +117,26 @@ export function useDeleteLibrary() {
 export function useScanLibrary() {
   return useMutation({
     mutationFn: ({ id, deep }: { id: string; deep: boolean }) =>
-      api<void>(`${libraryPath(id)}/scan`, { method: 'POST', query: { deep } }),
+      client.post('/api/v1/libraries/{libraryId}/scan', { params: { libraryId: id }, query: { deep } }),
   });
 }
 
 export function useAnalyzeLibrary() {
-  return useMutation({ mutationFn: (id: string) => api<void>(`${libraryPath(id)}/analyze`, { method: 'POST' }) });
+  return useMutation({
+    mutationFn: (id: string) => client.post('/api/v1/libraries/{libraryId}/analyze', { params: { libraryId: id } }),
+  });
 }
 
 export function useRefreshLibraryMetadata() {
   return useMutation({
-    mutationFn: (id: string) => api<void>(`${libraryPath(id)}/metadata/refresh`, { method: 'POST' }),
+    mutationFn: (id: string) =>
+      client.post('/api/v1/libraries/{libraryId}/metadata/refresh', { params: { libraryId: id } }),
   });
 }
 
 /** Queues the purge of the library's books and series flagged as deleted. */
 export function useEmptyTrash() {
   return useMutation({
-    mutationFn: (id: string) => api<void>(`${libraryPath(id)}/empty-trash`, { method: 'POST' }),
+    mutationFn: (id: string) => client.post('/api/v1/libraries/{libraryId}/empty-trash', { params: { libraryId: id } }),
   });
 }

@@ -4,7 +4,7 @@ import { authPlugin } from '../plugins/auth.js';
 import { cacheControlPlugin } from '../plugins/cache.js';
 import { etagPlugin } from '../plugins/etag.js';
 import { securityHeadersPlugin } from '../plugins/security-headers.js';
-import { queryPlugin } from '../plugins/query.js';
+import { bindingPlugin } from '../plugins/binding.js';
 import { claimRoutes } from './claim.js';
 import { oauth2Routes } from './oauth2.js';
 import { userRoutes } from './users.js';
@@ -14,7 +14,8 @@ import { updateRoutes } from './updates.js';
 import { sseRoutes } from './sse.js';
 import { clientSettingsRoutes } from './client-settings.js';
 import { taskRoutes } from './tasks.js';
-import { libraryRoutes } from './libraries.js';
+import { libraryHandlers } from './libraries.js';
+import { registerApiDocs, registerOperations } from '../operations.js';
 import { filesystemRoutes } from './filesystem.js';
 import { thumbnailRoutes } from './thumbnails.js';
 import { bookRoutes } from './books.js';
@@ -37,10 +38,11 @@ export interface RouteOptions {
 /** Every route plugin, in one list. Each receives the dependencies it needs from `deps`. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: RouteOptions): Promise<void> {
   // First, so that their hooks cover every route (api.md §1.7).
+  await registerApiDocs(app, { version: deps.config.build.version });
   await app.register(securityHeadersPlugin);
   await app.register(cacheControlPlugin);
   await app.register(etagPlugin);
-  await app.register(queryPlugin);
+  await app.register(bindingPlugin);
   await app.register(authPlugin, deps);
   await app.register(claimRoutes, deps);
   await app.register(oauth2Routes);
@@ -51,7 +53,12 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(sseRoutes, deps);
   await app.register(clientSettingsRoutes, deps);
   await app.register(taskRoutes, deps);
-  await app.register(libraryRoutes, deps);
+  await app.register(async (scope) =>
+    registerOperations(scope, {
+      getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
+      ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),
+    }),
+  );
   await app.register(filesystemRoutes, deps);
   await app.register(thumbnailRoutes, deps);
   await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });

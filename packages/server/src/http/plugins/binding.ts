@@ -7,10 +7,12 @@ const TRUE = new Set(['true', 'on', 'yes', '1']);
 const FALSE = new Set(['false', 'off', 'no', '0']);
 
 interface PropertySchema {
-  type?: string;
+  type?: string | string[];
   items?: PropertySchema;
   enum?: unknown[];
-  anyOf?: { const?: unknown }[];
+  anyOf?: PropertySchema[];
+  const?: unknown;
+  properties?: Record<string, PropertySchema>;
 }
 
 /** How Spring Boot's lenient enum conversion compares names: letters and digits only, any case. */
@@ -18,7 +20,7 @@ const canonical = (value: string) => value.replace(/[^a-z0-9]/gi, '').toLowerCas
 
 /** The constants of an enum schema (`Type.Enum` or a union of string literals), or null. */
 function enumConstants(schema: PropertySchema | undefined): string[] | null {
-  const constants = schema?.enum ?? schema?.anyOf?.map((s) => s.const);
+  const constants = (schema?.enum ?? schema?.anyOf?.map((s) => s.const))?.filter((c) => c !== null);
   return constants?.length && constants.every((c) => typeof c === 'string') ? (constants as string[]) : null;
 }
 
@@ -36,14 +38,44 @@ function scalar(value: string, schema: PropertySchema | undefined): string | und
 }
 
 /**
- * Query parameters as Spring MVC binds them (api.md §1.2, §1.5), before a route's querystring schema validates
- * them: a parameter the route does not declare is ignored (dropped, so that no handler ever reads it unvalidated);
+ * A JSON body as Jackson reads it in Komga (api.md §1.2: `accept-case-insensitive-properties/values`): property
+ * names and enum values match in any letter case. Everything else is left to the body schema.
+ */
+export function bindBody(value: unknown, schema: PropertySchema | undefined): unknown {
+  if (!schema) return value;
+  if (typeof value === 'string') {
+    const constants = enumConstants(schema) ?? schema.anyOf?.map(enumConstants).find((c) => c) ?? null;
+    return constants?.find((c) => canonical(c) === canonical(value)) ?? value;
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items ?? schema.anyOf?.find((s) => s.items)?.items;
+    return items ? value.map((v) => bindBody(v, items)) : value;
+  }
+  if (value && typeof value === 'object') {
+    const properties = schema.properties ?? schema.anyOf?.find((s) => s.properties)?.properties;
+    if (!properties) return value;
+    const byLowerName = new Map(Object.keys(properties).map((k) => [k.toLowerCase(), k]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, v]) => {
+        const name = key in properties ? key : (byLowerName.get(key.toLowerCase()) ?? key);
+        return [name, bindBody(v, properties[name])];
+      }),
+    );
+  }
+  return value;
+}
+
+/**
+ * Requests as Spring binds them, before the route's schemas validate them: the JSON body through bindBody, and
+ * query parameters as Spring MVC binds them (api.md §1.2, §1.5): a parameter the route does not declare is ignored (dropped, so that no handler ever reads it unvalidated);
  * arrays come from repeated keys, PHP-style `key[]` (merged with plain ones) or one comma list (items trimmed);
  * booleans are true/on/yes/1 or false/off/no/0 in any case; enum values match in any case; an empty boolean or
  * number is no value. Whatever is still wrong then fails validation: a 400.
  */
-export const queryPlugin: FastifyPluginAsync = fp(async (app) => {
+export const bindingPlugin: FastifyPluginAsync = fp(async (app) => {
   app.addHook('preValidation', (req, _reply, done) => {
+    const body = req.routeOptions.schema?.body as PropertySchema | undefined;
+    if (body && req.body !== undefined) req.body = bindBody(req.body, body);
     const properties = (req.routeOptions.schema?.querystring as { properties?: Record<string, PropertySchema> })
       ?.properties;
     if (!properties) return done();

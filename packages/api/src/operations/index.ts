@@ -1,0 +1,19 @@
+import { apiDocsOperations } from './api-docs.js';
+import { libraryOperations } from './libraries.js';
+import type { Operation } from './operation.js';
+
+export * from './operation.js';
+export * from './api-docs.js';
+export * from './libraries.js';
+
+/**
+ * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
+ * for each, nothing else), `/v3/api-docs` is emitted from them, and the web client's calls are typed by them.
+ */
+export const operations = {
+  ...apiDocsOperations,
+  ...libraryOperations,
+} satisfies Record<string, Operation>;
+
+export type Operations = typeof operations;
+export type OperationId = keyof Operations;
