@@ -175,7 +175,6 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
         events,
         files,
       }),
-      logger,
       scanner,
       trash,
       thumbnails,

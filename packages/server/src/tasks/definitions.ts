@@ -1,6 +1,7 @@
 /**
- * Task definitions (engine.md §8, appendix B): plain data, one variant per Komga task type. The `kind`
- * is Komga's simple type name, which is also the `countByType` key of the SSE `TaskQueueStatus` event
+ * Task definitions (engine.md §8, appendix B): plain data, one variant per Komga task type that Quire queues
+ * (Komga's others, such as ImportBook or RemoveHashedPages, arrive with the issue that queues them; a stored row of
+ * a kind this version lacks is dropped by the queue). The `kind` is Komga's simple type name, which is also the `countByType` key of the SSE `TaskQueueStatus` event
  * and the `type` tag of the task metrics (api.md §6, §9.1).
  *
  * Every variant has a unique id (the dedup key: submitting the same id again updates the queued task)
@@ -28,22 +29,10 @@ export const BOOK_METADATA_PATCH_CAPABILITIES = [
 ] as const;
 export type BookMetadataPatchCapability = (typeof BOOK_METADATA_PATCH_CAPABILITIES)[number];
 
-export type CopyMode = 'MOVE' | 'COPY' | 'HARDLINK';
-export type IndexEntity = 'Book' | 'Series' | 'Collection' | 'ReadList';
-
-/** A page named for removal (engine.md §11.3): it must match on hash, media type, file name and number. */
-export interface PageToRemove {
-  fileName: string;
-  mediaType: string;
-  fileHash: string;
-  pageNumber: number;
-}
-
 export type Task =
   | { kind: 'ScanLibrary'; libraryId: string; deep: boolean }
   | { kind: 'FindBooksToConvert'; libraryId: string }
   | { kind: 'FindBooksWithMissingPageHash'; libraryId: string }
-  | { kind: 'FindDuplicatePagesToDelete'; libraryId: string }
   | { kind: 'EmptyTrash'; libraryId: string }
   | { kind: 'AnalyzeBook'; bookId: string; seriesId: string }
   | { kind: 'GenerateBookThumbnail'; bookId: string }
@@ -55,19 +44,8 @@ export type Task =
   | { kind: 'AggregateSeriesMetadata'; seriesId: string }
   | { kind: 'RefreshBookLocalArtwork'; bookId: string }
   | { kind: 'RefreshSeriesLocalArtwork'; seriesId: string }
-  | {
-      kind: 'ImportBook';
-      sourceFile: string;
-      seriesId: string;
-      copyMode: CopyMode;
-      destinationName: string | null;
-      upgradeBookId: string | null;
-    }
   | { kind: 'ConvertBook'; bookId: string; seriesId: string }
   | { kind: 'RepairExtension'; bookId: string; seriesId: string }
-  | { kind: 'RemoveHashedPages'; bookId: string; pages: PageToRemove[] }
-  | { kind: 'RebuildIndex'; entities: IndexEntity[] | null }
-  | { kind: 'UpgradeIndex' }
   | { kind: 'DeleteBook'; bookId: string }
   | { kind: 'DeleteSeries'; seriesId: string }
   | { kind: 'FindBookThumbnailsToRegenerate'; forBiggerResultOnly: boolean };
@@ -85,7 +63,6 @@ const RULES: { [K in TaskKind]: Rule<K> } = {
   ScanLibrary: { uniqueId: (t) => `SCAN_LIBRARY_${t.libraryId}_DEEP_${t.deep}` },
   FindBooksToConvert: { uniqueId: (t) => `FIND_BOOKS_TO_CONVERT_${t.libraryId}` },
   FindBooksWithMissingPageHash: { uniqueId: (t) => `FIND_BOOKS_WITH_MISSING_PAGE_HASH_${t.libraryId}` },
-  FindDuplicatePagesToDelete: { uniqueId: (t) => `FIND_DUPLICATE_PAGES_TO_DELETE_${t.libraryId}` },
   EmptyTrash: { uniqueId: (t) => `EMPTY_TRASH_${t.libraryId}` },
   AnalyzeBook: { uniqueId: (t) => `ANALYZE_BOOK_${t.bookId}`, groupId: (t) => t.seriesId },
   GenerateBookThumbnail: { uniqueId: (t) => `GENERATE_BOOK_THUMBNAIL_${t.bookId}` },
@@ -97,12 +74,8 @@ const RULES: { [K in TaskKind]: Rule<K> } = {
   AggregateSeriesMetadata: { uniqueId: (t) => `AGGREGATE_SERIES_METADATA_${t.seriesId}`, groupId: (t) => t.seriesId },
   RefreshBookLocalArtwork: { uniqueId: (t) => `REFRESH_BOOK_LOCAL_ARTWORK_${t.bookId}` },
   RefreshSeriesLocalArtwork: { uniqueId: (t) => `REFRESH_SERIES_LOCAL_ARTWORK_${t.seriesId}` },
-  ImportBook: { uniqueId: (t) => `IMPORT_BOOK_${t.seriesId}_${t.sourceFile}`, groupId: (t) => t.seriesId },
   ConvertBook: { uniqueId: (t) => `CONVERT_BOOK_${t.bookId}`, groupId: (t) => t.seriesId },
   RepairExtension: { uniqueId: (t) => `REPAIR_EXTENSION_${t.bookId}`, groupId: (t) => t.seriesId },
-  RemoveHashedPages: { uniqueId: (t) => `REMOVE_HASHED_PAGES_${t.bookId}` },
-  RebuildIndex: { uniqueId: () => 'REBUILD_INDEX' },
-  UpgradeIndex: { uniqueId: () => 'UPGRADE_INDEX' },
   DeleteBook: { uniqueId: (t) => `DELETE_BOOK_${t.bookId}` },
   DeleteSeries: { uniqueId: (t) => `DELETE_SERIES_${t.seriesId}` },
   FindBookThumbnailsToRegenerate: { uniqueId: () => 'FIND_BOOK_THUMBNAILS_TO_REGENERATE' },

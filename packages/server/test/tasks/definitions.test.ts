@@ -22,34 +22,20 @@ describe('task definitions (engine.md appendix B)', () => {
     [{ kind: 'HashBookKoreader', bookId: 'B' }, 'HASH_BOOK_KOREADER_B', null],
     [{ kind: 'ConvertBook', bookId: 'B', seriesId: 'S' }, 'CONVERT_BOOK_B', 'S'],
     [{ kind: 'RepairExtension', bookId: 'B', seriesId: 'S' }, 'REPAIR_EXTENSION_B', 'S'],
-    [
-      {
-        kind: 'ImportBook',
-        sourceFile: '/in/a.cbz',
-        seriesId: 'S',
-        copyMode: 'COPY',
-        destinationName: null,
-        upgradeBookId: null,
-      },
-      'IMPORT_BOOK_S_/in/a.cbz',
-      'S',
-    ],
     [{ kind: 'DeleteBook', bookId: 'B' }, 'DELETE_BOOK_B', null],
     [{ kind: 'DeleteSeries', seriesId: 'S' }, 'DELETE_SERIES_S', null],
     [{ kind: 'FindBookThumbnailsToRegenerate', forBiggerResultOnly: true }, 'FIND_BOOK_THUMBNAILS_TO_REGENERATE', null],
-    [{ kind: 'RebuildIndex', entities: null }, 'REBUILD_INDEX', null],
   ])('%o has unique id %s and group %s', (task, uniqueId, groupId) => {
     expect(uniqueIdOf(task)).toBe(uniqueId);
     expect(groupIdOf(task)).toBe(groupId);
   });
 
-  it('lists every Komga task type name of api.md §6', () => {
+  it('lists the Komga task type names of api.md §6 that Quire queues', () => {
     expect([...TASK_KINDS].sort()).toEqual(
       [
         'ScanLibrary',
         'FindBooksToConvert',
         'FindBooksWithMissingPageHash',
-        'FindDuplicatePagesToDelete',
         'EmptyTrash',
         'AnalyzeBook',
         'GenerateBookThumbnail',
@@ -61,12 +47,8 @@ describe('task definitions (engine.md appendix B)', () => {
         'AggregateSeriesMetadata',
         'RefreshBookLocalArtwork',
         'RefreshSeriesLocalArtwork',
-        'ImportBook',
         'ConvertBook',
         'RepairExtension',
-        'RemoveHashedPages',
-        'RebuildIndex',
-        'UpgradeIndex',
         'DeleteBook',
         'DeleteSeries',
         'FindBookThumbnailsToRegenerate',

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type OpenedDatabase } from '../../src/db/database.js';
-import type { TaskLogger } from '../../src/tasks/handlers.js';
+import { TASK_KINDS, type Task } from '../../src/tasks/definitions.js';
+import type { Handlers, TaskContext, TaskLogger } from '../../src/tasks/handlers.js';
 
 /** A fresh data dir with a real, migrated database file; `reopen` opens the same file again. */
 export async function tempDatabase() {
@@ -49,4 +50,15 @@ export function gate() {
   let open!: () => void;
   const opened = new Promise<void>((r) => (open = r));
   return { opened, open };
+}
+
+/**
+ * A full handler table for tests of the queue machinery: the handlers given, and `fallback` for every other
+ * kind. Production code builds its table with `createHandlers`, which has no such gap to fill.
+ */
+export function handlersFor(
+  fallback: (task: Task, ctx: TaskContext) => Promise<void>,
+  some: Partial<Handlers> = {},
+): Handlers {
+  return Object.fromEntries(TASK_KINDS.map((kind) => [kind, some[kind] ?? fallback])) as Handlers;
 }

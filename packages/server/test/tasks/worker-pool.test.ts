@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PRIORITY, type Task, type TaskOf } from '../../src/tasks/definitions.js';
-import { completeHandlers, type Handlers, type TaskContext } from '../../src/tasks/handlers.js';
+import type { Handlers } from '../../src/tasks/handlers.js';
 import { createTaskQueue, type TaskQueue } from '../../src/tasks/queue.js';
 import { createWorkerPool, type WorkerPool } from '../../src/tasks/worker-pool.js';
-import { gate, recordingLogger, tempDatabase, waitFor } from './helpers.js';
+import { gate, handlersFor, recordingLogger, tempDatabase, waitFor } from './helpers.js';
 
-type AnyHandler = (task: Task, ctx: TaskContext) => Promise<void>;
-const handlersFor = (fn: AnyHandler, some: Partial<Handlers> = {}) => completeHandlers(some, fn);
 const analyze = (bookId: string, seriesId: string): Task => ({ kind: 'AnalyzeBook', bookId, seriesId });
 const thumb = (bookId: string): Task => ({ kind: 'GenerateBookThumbnail', bookId });
 const bookOf = (t: Task) => ('bookId' in t ? t.bookId : t.kind);
