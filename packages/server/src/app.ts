@@ -72,7 +72,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const contextPath = stored.serverContextPath ?? config.contextPath;
   const port = config.port === 0 ? 0 : (stored.serverPort ?? config.port);
   // Tasks a killed process had taken run again; then the pool drains the queue (engine.md §8.1).
-  const tasks = createTaskQueue(db);
+  const tasks = createTaskQueue(db, { logger });
   await tasks.reclaimOrphans();
   // Libraries: repositories, then the use cases; the scheduler is created here (started below) so that
   // creating, updating and deleting a library can arm and disarm its periodic scan.

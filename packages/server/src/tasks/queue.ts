@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Db } from '../db/database.js';
 import { TaskRepository } from '../db/repositories/tasks.js';
 import { PRIORITY, groupIdOf, isTaskKind, uniqueIdOf, type Priority, type Task } from './definitions.js';
+import type { TaskLogger } from './handlers.js';
 
 /** A task taken by a runner. */
 export interface QueuedTask {
@@ -52,13 +53,15 @@ export interface TaskQueue {
 }
 
 export interface TaskQueueOptions {
+  /** Where dropped tasks are reported. */
+  logger: Pick<TaskLogger, 'warn'>;
   now?: () => Date;
 }
 
 /** Tasks written per transaction by one submit. */
 const SUBMIT_SLICE = 1000;
 
-export function createTaskQueue(db: Db, opts: TaskQueueOptions = {}): TaskQueue {
+export function createTaskQueue(db: Db, opts: TaskQueueOptions): TaskQueue {
   const repository = new TaskRepository(db);
   const now = opts.now ?? (() => new Date());
   const emitter = new EventEmitter();
@@ -89,19 +92,16 @@ export function createTaskQueue(db: Db, opts: TaskQueueOptions = {}): TaskQueue 
     },
 
     async take(owner) {
-      // A task with an unreadable payload is dropped and the next one taken.
-      for (let attempt = 0; attempt < 5; attempt++) {
+      // A row no handler can run is dropped and the next one taken: a kind this version does not know (one that
+      // was removed, or written by a newer version) or a corrupt payload. Each turn deletes a row, so this ends.
+      for (;;) {
         const row = await repository.takeNext(owner);
         if (!row) return undefined;
         const task = parseTask(row.payload);
-        if (!task) {
-          // Unknown kind (written by a newer version?) or corrupt JSON: drop it rather than retry forever.
-          await repository.finish(row.uniqueId);
-          continue;
-        }
-        return { uniqueId: row.uniqueId, task, priority: row.priority, groupId: row.groupId, owner };
+        if (task) return { uniqueId: row.uniqueId, task, priority: row.priority, groupId: row.groupId, owner };
+        await repository.finish(row.uniqueId);
+        opts.logger.warn({ task: row.uniqueId, kind: row.kind }, 'Dropped a queued task this version cannot run');
       }
-      return undefined;
     },
 
     async done(uniqueId) {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TaskRepository } from '../../src/db/repositories/tasks.js';
 import { PRIORITY, type Task } from '../../src/tasks/definitions.js';
 import { createTaskQueue, type TaskQueue } from '../../src/tasks/queue.js';
-import { tempDatabase } from './helpers.js';
+import { recordingLogger, tempDatabase } from './helpers.js';
 
 const analyze = (bookId: string, seriesId = `s-${bookId}`): Task => ({ kind: 'AnalyzeBook', bookId, seriesId });
 const thumb = (bookId: string): Task => ({ kind: 'GenerateBookThumbnail', bookId });
@@ -11,9 +11,11 @@ describe('TaskQueue over SQLite', () => {
   let data: Awaited<ReturnType<typeof tempDatabase>>;
   let queue: TaskQueue;
   let rows: TaskRepository;
+  const log = recordingLogger();
   beforeEach(async () => {
     data = await tempDatabase();
-    queue = createTaskQueue(data.db);
+    log.lines.length = 0;
+    queue = createTaskQueue(data.db, { logger: log.logger });
     rows = new TaskRepository(data.db);
   });
   afterEach(() => data.cleanup());
@@ -137,6 +139,7 @@ describe('TaskQueue over SQLite', () => {
     await queue.submit([thumb('ok')]);
     expect((await queue.take('w'))?.uniqueId).toBe('GENERATE_BOOK_THUMBNAIL_ok');
     expect((await rows.findAll()).map((r) => r.uniqueId)).toEqual(['GENERATE_BOOK_THUMBNAIL_ok']);
+    expect(log.lines.map((l) => [l.level, l.obj])).toEqual([['warn', { task: 'FUTURE', kind: 'FromTheFuture' }]]);
   });
 
   it('tells listeners about each change', async () => {

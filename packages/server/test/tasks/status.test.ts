@@ -10,7 +10,7 @@ describe('TaskQueueStatus broadcaster', () => {
   let queue: TaskQueue;
   beforeEach(async () => {
     data = await tempDatabase();
-    queue = createTaskQueue(data.db);
+    queue = createTaskQueue(data.db, { logger: recordingLogger().logger });
   });
   afterEach(() => data.cleanup());
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TaskRepository } from '../../src/db/repositories/tasks.js';
 import { PRIORITY, type Task, type TaskOf } from '../../src/tasks/definitions.js';
 import type { Handlers } from '../../src/tasks/handlers.js';
 import { createTaskQueue, type TaskQueue } from '../../src/tasks/queue.js';
@@ -17,7 +18,7 @@ describe('WorkerPool', () => {
   const log = recordingLogger();
   beforeEach(async () => {
     data = await tempDatabase();
-    queue = createTaskQueue(data.db);
+    queue = createTaskQueue(data.db, { logger: log.logger });
     log.lines.length = 0;
   });
   afterEach(async () => {
@@ -139,6 +140,38 @@ describe('WorkerPool', () => {
     expect(log.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['Task AnalyzeBook failed']);
   });
 
+  it('drops queued rows of kinds this version no longer has, logs each, and runs the task behind them', async () => {
+    // Komga's kinds that Quire defined but never queued were removed; a database may still hold such rows.
+    const removed = [
+      { kind: 'ImportBook', seriesId: 'S', sourceFile: '/in/a.cbz', copyMode: 'COPY' },
+      { kind: 'RebuildIndex', entities: null },
+      { kind: 'UpgradeIndex' },
+      { kind: 'RemoveHashedPages', bookId: 'B', pages: [] },
+      { kind: 'FindDuplicatePagesToDelete', libraryId: 'L' },
+    ];
+    await new TaskRepository(data.db).upsert(
+      removed.map((task) => ({
+        uniqueId: task.kind.toUpperCase(),
+        kind: task.kind,
+        priority: PRIORITY.HIGHEST,
+        groupId: null,
+        payload: JSON.stringify(task),
+      })),
+      new Date().toISOString(),
+    );
+    await queue.submit([thumb('behind')], PRIORITY.LOWEST);
+    const ran: string[] = [];
+    pool(
+      handlersFor(async (t) => void ran.push(bookOf(t))),
+      1,
+    ).start();
+    await waitFor(() => ran.includes('behind'), 'the task queued behind them');
+    expect(await empty()).toBe(true);
+    expect(ran).toEqual(['behind']);
+    const warnings = log.lines.filter((l) => l.level === 'warn');
+    expect(warnings.map((l) => (l.obj as { kind: string }).kind).sort()).toEqual(removed.map((t) => t.kind).sort());
+  });
+
   it('resizes live: growing starts runners at once, shrinking stops them after their task', async () => {
     let concurrent = 0;
     let peak = 0;
@@ -218,7 +251,7 @@ describe('WorkerPool', () => {
 
     // Second life on the same file.
     const reopened = await data.reopen();
-    const queue2 = createTaskQueue(reopened.db);
+    const queue2 = createTaskQueue(reopened.db, { logger: log.logger });
     const before = completed.size;
     expect(before).toBeGreaterThanOrEqual(3);
     expect((await queue2.counts()).count).toBe(10 - before);
