@@ -117,7 +117,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       dataDir: config.dataDir,
     }),
   };
-  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, files, logger });
+  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, files, tasks, logger });
   const collections = createCollections({ db, events, settings, thumbnails, dataDir: config.dataDir, logger });
   // Books: read models, analysis, pages and hashing; one PDF worker pool for the process, closed with the app.
   const pdf = new PdfService();
@@ -126,7 +126,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     queries: new BookQueries(db),
     series: new SeriesQueries(db),
     media,
-    analyzer: new BookAnalyzer({ media, pdf, events, files }),
+    analyzer: new BookAnalyzer({ media, pdf, events, files, tasks }),
     pages: new BookPages({ media, pdf, files }),
     hasher: new BookHasher({ media, libraries: libraryRepository, files }),
   };
@@ -140,6 +140,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     pdf,
     lists: collections.metadataLists,
     files,
+    tasks,
     logger,
   });
   const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }) };
@@ -156,6 +157,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     books: bookRepository,
     thumbnails: new ThumbnailRepository(db),
     events,
+    tasks,
     logger,
   });
   // Lists and search; search documents follow changes in the background, and are brought up to date before a query.

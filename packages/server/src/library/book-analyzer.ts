@@ -7,7 +7,8 @@ import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
 import { pagesOf } from '../media/pages.js';
 import type { PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
-import { BOOK_METADATA_PATCH_CAPABILITIES, type Task } from '../tasks/definitions.js';
+import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
+import type { TaskEmitter } from '../tasks/emitter.js';
 import type { LibraryFiles } from './library-files.js';
 
 /** What an EPUB analysis keeps in `media.extension` (engine.md §4.3). */
@@ -75,9 +76,19 @@ export class BookAnalyzer {
       pdf: PdfService;
       events: EventBus;
       files: LibraryFiles;
+      /** Where analyses asked for through the API are queued. */
+      tasks: TaskEmitter;
       now?: () => Date;
     },
   ) {}
+
+  /** POST /books/{id}/analyze, /series/{id}/analyze: these books analysed again, at high priority (api.md §3.2). */
+  async queueAnalysis(books: readonly { id: string; seriesId: string }[]): Promise<void> {
+    await this.d.tasks.submit(
+      books.map((b): Task => ({ kind: 'AnalyzeBook', bookId: b.id, seriesId: b.seriesId })),
+      PRIORITY.HIGH,
+    );
+  }
 
   async analyze(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
     let detected: string;

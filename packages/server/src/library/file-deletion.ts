@@ -15,6 +15,8 @@ import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { ThumbnailRepository } from '../db/repositories/thumbnails.js';
 import type { EventBus } from '../events/bus.js';
+import { PRIORITY } from '../tasks/definitions.js';
+import type { TaskEmitter } from '../tasks/emitter.js';
 import { isInside } from './library-files.js';
 
 export interface FileDeletionLogger {
@@ -29,6 +31,7 @@ export interface FileDeletionDeps {
   books: BookRepository;
   thumbnails: Pick<ThumbnailRepository, 'findAllByOwner'>;
   events: EventBus;
+  tasks: TaskEmitter;
   logger: FileDeletionLogger;
   now?: () => Date;
 }
@@ -84,6 +87,19 @@ export class FileDeletion {
 
   constructor(private readonly d: FileDeletionDeps) {
     this.now = d.now ?? (() => new Date());
+  }
+
+  /**
+   * DELETE /books/{id}/file (api.md §3.2): queues DeleteBook at the highest priority. As in Komga an unknown id is
+   * not an error: its task does nothing.
+   */
+  async queueBookDeletion(bookId: string): Promise<void> {
+    await this.d.tasks.submit([{ kind: 'DeleteBook', bookId }], PRIORITY.HIGHEST);
+  }
+
+  /** DELETE /series/{id}/file (api.md §3.3): queues DeleteSeries at the highest priority; unknown ids as above. */
+  async queueSeriesDeletion(seriesId: string): Promise<void> {
+    await this.d.tasks.submit([{ kind: 'DeleteSeries', seriesId }], PRIORITY.HIGHEST);
   }
 
   /** DeleteBook: a one-shot takes its series with it (engine.md §16). Unknown ids are skipped. */

@@ -21,7 +21,7 @@ import {
 } from '../domain/library.js';
 import type { EventBus } from '../events/bus.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
-import type { TaskQueue } from '../tasks/queue.js';
+import type { TaskEmitter } from '../tasks/emitter.js';
 import type { Scheduler } from '../tasks/scheduler.js';
 import { deleteThumbnailFiles } from './thumbnails.js';
 
@@ -36,7 +36,7 @@ export interface LibraryLifecycleDeps {
   series: SeriesRepository;
   books: BookRepository;
   events: EventBus;
-  tasks: Pick<TaskQueue, 'submit'>;
+  tasks: TaskEmitter;
   scheduler: Pick<Scheduler, 'schedule' | 'unschedule'>;
   /** Poster files live under `<dataDir>/thumbnails`; no library may be rooted in or around it. */
   dataDir: string;

@@ -17,7 +17,7 @@ import type { Library, SidecarSource } from '../domain/library.js';
 import type { EventBus } from '../events/bus.js';
 import { CANONICAL_EXTENSIONS } from '../media/detect.js';
 import { PRIORITY, type Task } from '../tasks/definitions.js';
-import type { TaskQueue } from '../tasks/queue.js';
+import type { TaskEmitter } from '../tasks/emitter.js';
 import { DirectoryNotAccessibleError, scanLibraryFolder } from './file-system-scanner.js';
 
 export interface ScanLogger {
@@ -33,7 +33,7 @@ export interface LibraryScannerDeps {
   sidecars: SidecarRepository;
   events: EventBus;
   /** Where the scan's own follow-ups go (refreshes after renumbering, restores and sidecar changes, DEFAULT). */
-  tasks: Pick<TaskQueue, 'submit'>;
+  tasks: TaskEmitter;
   /** File hash of an absolute path (media/hash.ts `hashFile`). */
   hashFile(path: string): Promise<string>;
   /** Hard-deletes the library's trash; called at the end of a scan when `emptyTrashAfterScan`. */

@@ -21,6 +21,8 @@ import { detectBuffer, MediaTypes, SNIFF_BYTES } from '../media/detect.js';
 import { getEpubCover } from '../media/epub/index.js';
 import { imageDimensions, makeThumbnail, UnsupportedImageError, type EncodedImage } from '../media/images.js';
 import { renderPdfPage } from '../media/pdf/index.js';
+import { PRIORITY } from '../tasks/definitions.js';
+import type { TaskEmitter } from '../tasks/emitter.js';
 import { realPathInside, type LibraryFiles } from './library-files.js';
 
 export type { StoredThumbnail, ThumbnailOwner } from '../db/repositories/thumbnails.js';
@@ -73,6 +75,8 @@ export interface ThumbnailsDeps {
   dataDir: string;
   /** Books, series folders and sidecar images are opened through it: inside their library root only. */
   files: LibraryFiles;
+  /** Where the regeneration of every book's poster is queued. */
+  tasks: TaskEmitter;
   logger?: ThumbnailsLogger;
   /** PDF page 1 as an image; defaults to the shared PDF worker service. */
   renderPdfFirstPage?: (
@@ -516,6 +520,14 @@ export function createThumbnails(deps: ThumbnailsDeps) {
         return null;
       }
       return stored('book', bookId, 'GENERATED', image, 'IF_NONE_OR_GENERATED');
+    },
+
+    /**
+     * PUT /books/thumbnails (engine.md §7.1): queues FindBookThumbnailsToRegenerate at the lowest priority, for
+     * every book or only those whose generated poster is smaller than the current size.
+     */
+    async queueRegeneration(forBiggerResultOnly: boolean): Promise<void> {
+      await deps.tasks.submit([{ kind: 'FindBookThumbnailsToRegenerate', forBiggerResultOnly }], PRIORITY.LOWEST);
     },
 
     /** Task FindBookThumbnailsToRegenerate: every book, or those whose generated poster is smaller. */

@@ -11,7 +11,7 @@ import { sortKey } from '../db/search/text.js';
 import { invalid, notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
 import { PRIORITY, type Task } from '../tasks/definitions.js';
-import type { TaskQueue } from '../tasks/queue.js';
+import type { TaskEmitter } from '../tasks/emitter.js';
 import { normalizeTerms, type Author } from './patch.js';
 import { canonicalLanguage, isbn13FromInput, isCalendarDate, linkUrlProblem } from './validation.js';
 
@@ -195,7 +195,7 @@ export class MetadataEditing {
       books: Pick<BookRepository, 'find'>;
       series: Pick<SeriesRepository, 'find'>;
       events: EventBus;
-      tasks: Pick<TaskQueue, 'submit'>;
+      tasks: TaskEmitter;
       now?: () => Date;
     },
   ) {}

@@ -7,12 +7,15 @@ import type { MediaRepository, StoredMedia } from '../db/repositories/media.js';
 import type { MetadataRepository } from '../db/repositories/metadata.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { Library } from '../domain/library.js';
+import { notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
 import { readerFor } from '../media/archives/index.js';
 import { MediaTypes } from '../media/detect.js';
 import { withEpub } from '../media/epub/package.js';
 import { decodeText } from '../media/epub/zip.js';
 import type { PdfService } from '../media/pdf/index.js';
+import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
+import type { TaskEmitter } from '../tasks/emitter.js';
 import { aggregateBooks, aggregateSeriesPatches } from './aggregation.js';
 import { barcodePages, isbnInImage } from './barcode-isbn.js';
 import { COMICINFO_ENTRY, parseComicInfo, type ComicInfo } from './comicinfo.js';
@@ -85,6 +88,17 @@ const CACHE_SIZE = 2000;
  * series position); the EPUB source takes part in number refreshes; events are sent only when something
  * changed; an unreadable file costs that source, not the refresh.
  */
+/** A book's refresh asked for by a user: every metadata field, and its local artwork. */
+const bookRefresh = (b: { id: string; seriesId: string }): Task[] => [
+  {
+    kind: 'RefreshBookMetadata',
+    bookId: b.id,
+    seriesId: b.seriesId,
+    capabilities: [...BOOK_METADATA_PATCH_CAPABILITIES],
+  },
+  { kind: 'RefreshBookLocalArtwork', bookId: b.id },
+];
+
 export class MetadataRefresh {
   private readonly cache = new Map<string, BookSource>();
 
@@ -97,6 +111,8 @@ export class MetadataRefresh {
       media: MediaRepository;
       pdf: Pick<PdfService, 'renderPage'>;
       events: EventBus;
+      /** Where refreshes asked for through the API are queued. */
+      tasks: TaskEmitter;
       /** Collections and read lists; without it, SeriesGroup and story arcs are not imported. */
       lists?: MetadataLists;
       /**
@@ -111,6 +127,30 @@ export class MetadataRefresh {
 
   private now(): string {
     return (this.d.now?.() ?? new Date()).toISOString();
+  }
+
+  /** POST /books/{id}/metadata/refresh (api.md §3.2): the book's metadata and local artwork, at high priority. */
+  async queueBookRefresh(bookId: string): Promise<void> {
+    const book = await this.d.books.find(bookId);
+    if (!book) throw notFound();
+    await this.d.tasks.submit(bookRefresh(book), PRIORITY.HIGH);
+  }
+
+  /**
+   * POST /series/{id}/metadata/refresh (api.md §3.3): every live book's metadata and local artwork and the series'
+   * artwork at high priority, then the series itself just below.
+   */
+  async queueSeriesRefresh(seriesId: string): Promise<void> {
+    const series = await this.d.series.find(seriesId);
+    if (!series) throw notFound();
+    const books = (await this.d.books.findBySeries(series.id)).filter((b) => !b.deletedDate);
+    await this.d.tasks.submit(
+      [...books.flatMap(bookRefresh), { kind: 'RefreshSeriesLocalArtwork', seriesId: series.id }],
+      PRIORITY.HIGH,
+    );
+    // Each book refresh is followed by this one (engine.md §8.3); queued here too so that a series without books
+    // still gets its series.json read.
+    await this.d.tasks.submit([{ kind: 'RefreshSeriesMetadata', seriesId: series.id }], PRIORITY.HIGH - 1);
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * Task definitions (engine.md §8, appendix B): plain data, one variant per Komga task type that Quire queues
  * (Komga's others, such as ImportBook or RemoveHashedPages, arrive with the issue that queues them; a stored row of
- * a kind this version lacks is dropped by the queue). The `kind` is Komga's simple type name, which is also the `countByType` key of the SSE `TaskQueueStatus` event
- * and the `type` tag of the task metrics (api.md §6, §9.1).
+ * a kind this version lacks is dropped by the queue). The `kind` is Komga's simple type name, which is also the
+ * `countByType` key of the SSE `TaskQueueStatus` event and the `type` tag of the task metrics (api.md §6, §9.1).
  *
  * Every variant has a unique id (the dedup key: submitting the same id again updates the queued task)
  * and, when it touches one series' books in an order-sensitive way, a group id (the series id): tasks of

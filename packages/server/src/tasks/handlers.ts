@@ -1,4 +1,5 @@
 import { PRIORITY, type Priority, type Task, type TaskKind, type TaskOf } from './definitions.js';
+import type { TaskEmitter } from './emitter.js';
 import type { BookAnalyzer } from '../library/book-analyzer.js';
 import type { BookConverter } from '../library/book-converter.js';
 import type { BookHasher } from '../library/book-hasher.js';
@@ -16,11 +17,10 @@ export interface TaskLogger {
   error(obj: object, msg: string): void;
 }
 
-/** Given to every handler: the priority it runs at and a way to queue follow-ups (engine.md §8.3). */
-export interface TaskContext {
+/** Given to every handler: the priority it runs at, and the emitter for its follow-ups (engine.md §8.3). */
+export interface TaskContext extends TaskEmitter {
   /** Follow-ups use `priority + 1` or `priority - 1`, as in Komga's TaskHandler. */
   priority: Priority;
-  submit(tasks: readonly Task[], priority: Priority): Promise<void>;
 }
 
 export type TaskHandler<K extends TaskKind> = (task: TaskOf<K>, ctx: TaskContext) => Promise<void>;

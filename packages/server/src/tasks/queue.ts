@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Db } from '../db/database.js';
 import { TaskRepository } from '../db/repositories/tasks.js';
 import { PRIORITY, groupIdOf, isTaskKind, uniqueIdOf, type Priority, type Task } from './definitions.js';
+import type { TaskEmitter } from './emitter.js';
 import type { TaskLogger } from './handlers.js';
 
 /** A task taken by a runner. */
@@ -25,7 +26,7 @@ export type QueueChange = 'submitted' | 'done' | 'cancelled' | 'reclaimed';
  * The persistent task queue (engine.md §8.1). Behind an interface so that a PostgreSQL job table can
  * replace the SQL implementation; the semantics below are the contract.
  */
-export interface TaskQueue {
+export interface TaskQueue extends TaskEmitter {
   /**
    * Queues tasks; a task whose unique id is already queued is updated in place (priority, group, payload)
    * and moves to the back of its priority. A task submitted while it is running is run once more after

@@ -1,7 +1,7 @@
 import { SCAN_INTERVAL_MS, type ScanInterval } from '../domain/library.js';
 import { PRIORITY } from './definitions.js';
 import type { TaskLogger } from './handlers.js';
-import type { TaskQueue } from './queue.js';
+import type { TaskEmitter } from './emitter.js';
 
 /** Time and timers, injectable so that tests drive the scheduler without waiting. */
 export interface Clock {
@@ -42,7 +42,7 @@ export interface HousekeepingJob {
 }
 
 export interface SchedulerOptions {
-  queue: Pick<TaskQueue, 'submit'>;
+  queue: TaskEmitter;
   /** The libraries at start-up. */
   libraries(): Promise<ScheduledLibrary[]>;
   logger: TaskLogger;

@@ -134,6 +134,7 @@ beforeAll(async () => {
     pdf,
     events: bus,
     files: new LibraryFiles({ libraries: new LibraryRepository(env.db) }),
+    tasks: undefined as never, // analysis itself queues nothing: its follow-ups are returned
   });
   libraryId = await makeLibrary(env.db);
   seriesId = await makeSeries(env.db, libraryId);

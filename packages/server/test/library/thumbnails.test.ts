@@ -61,7 +61,7 @@ beforeAll(async () => {
   events = [];
   bus.subscribe((e) => events.push(e));
   const files = new LibraryFiles({ libraries: new LibraryRepository(opened.db) });
-  svc = createThumbnails({ db: opened.db, events: bus, settings, dataDir, files });
+  svc = createThumbnails({ db: opened.db, events: bus, settings, dataDir, files, tasks: undefined as never });
 });
 afterAll(async () => {
   await opened.close();

@@ -187,6 +187,7 @@ describe('TAR flavours (CBT)', () => {
       pdf,
       events: undefined as never,
       files: undefined as never,
+      tasks: undefined as never,
     });
     try {
       for (const flavour of ['ustar', 'gnu', 'v7'] as const) {

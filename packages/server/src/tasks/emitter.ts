@@ -1,0 +1,12 @@
+import type { Priority, Task } from './definitions.js';
+
+/**
+ * How services queue follow-up work (engine.md §8): the one port between a use case and the task queue. A
+ * service that needs work done later receives a `TaskEmitter` at construction and decides there which tasks,
+ * at which priority; HTTP routes call services and never the queue. The queue implements it (`TaskQueue`), and
+ * so does the context a task handler runs with.
+ */
+export interface TaskEmitter {
+  /** Queues `tasks` at `priority`; a task already queued (same unique id) is updated instead of repeated. */
+  submit(tasks: readonly Task[], priority: Priority): Promise<void>;
+}
