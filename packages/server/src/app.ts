@@ -117,10 +117,12 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       dataDir: config.dataDir,
     }),
   };
-  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, files, tasks, logger });
-  const collections = createCollections({ db, events, settings, thumbnails, dataDir: config.dataDir, logger });
-  // Books: read models, analysis, pages and hashing; one PDF worker pool for the process, closed with the app.
+  // The one PDF worker pool of the process: analysis, pages, posters and barcode pages render through it, and the
+  // app closes it (its workers would otherwise outlive the app until they idle out).
   const pdf = new PdfService();
+  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, files, tasks, pdf, logger });
+  const collections = createCollections({ db, events, settings, thumbnails, dataDir: config.dataDir, logger });
+  // Books: read models, analysis, pages and hashing.
   const media = new MediaRepository(db);
   const books = {
     queries: new BookQueries(db),

@@ -20,7 +20,7 @@ import { readerFor } from '../media/archives/index.js';
 import { detectBuffer, MediaTypes, SNIFF_BYTES } from '../media/detect.js';
 import { getEpubCover } from '../media/epub/index.js';
 import { imageDimensions, makeThumbnail, UnsupportedImageError, type EncodedImage } from '../media/images.js';
-import { renderPdfPage } from '../media/pdf/index.js';
+import type { PdfService } from '../media/pdf/index.js';
 import { PRIORITY } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { realPathInside, type LibraryFiles } from './library-files.js';
@@ -78,12 +78,8 @@ export interface ThumbnailsDeps {
   /** Where the regeneration of every book's poster is queued. */
   tasks: TaskEmitter;
   logger?: ThumbnailsLogger;
-  /** PDF page 1 as an image; defaults to the shared PDF worker service. */
-  renderPdfFirstPage?: (
-    file: string,
-    dimension: { width: number; height: number } | undefined,
-    resolution: number,
-  ) => Promise<Uint8Array>;
+  /** The app's PDF worker pool: a PDF's poster is its first page, rendered. */
+  pdf: Pick<PdfService, 'renderPage'>;
 }
 
 export type Thumbnails = ReturnType<typeof createThumbnails>;
@@ -112,10 +108,12 @@ export function createThumbnails(deps: ThumbnailsDeps) {
   const repo = new ThumbnailRepository(deps.db);
   const { events, settings, dataDir, files } = deps;
   const log = deps.logger;
-  const renderPdf =
-    deps.renderPdfFirstPage ??
-    (async (file: string, dimension: { width: number; height: number } | undefined, resolution: number) =>
-      (await renderPdfPage(file, 1, { ...(dimension ? { dimension } : {}), resolution })).bytes);
+  const renderPdf = async (
+    file: string,
+    dimension: { width: number; height: number } | undefined,
+    resolution: number,
+  ): Promise<Uint8Array> =>
+    (await deps.pdf.renderPage(file, 1, { ...(dimension ? { dimension } : {}), resolution })).bytes;
 
   const folderOf = (t: Pick<StoredThumbnail, 'owner' | 'ownerId'>) => thumbnailFolder(dataDir, t.owner, t.ownerId);
   const storedPath = (t: Pick<StoredThumbnail, 'owner' | 'ownerId' | 'id'>) => join(folderOf(t), `${t.id}.jpg`);

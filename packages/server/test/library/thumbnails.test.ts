@@ -10,6 +10,7 @@ import { createEventBus } from '../../src/events/bus.js';
 import { createSettingsStore } from '../../src/settings/server-settings.js';
 import { LibraryRepository } from '../../src/db/repositories/libraries.js';
 import { LibraryFiles } from '../../src/library/library-files.js';
+import { PdfService } from '../../src/media/pdf/index.js';
 import {
   createThumbnails,
   deleteThumbnailFiles,
@@ -49,6 +50,7 @@ let opened: OpenedDatabase;
 let dataDir: string;
 let work: string;
 let settings: SettingsStore;
+const pdf = new PdfService({ workers: 1 });
 let svc: Thumbnails;
 let events: QuireEvent[];
 
@@ -61,9 +63,10 @@ beforeAll(async () => {
   events = [];
   bus.subscribe((e) => events.push(e));
   const files = new LibraryFiles({ libraries: new LibraryRepository(opened.db) });
-  svc = createThumbnails({ db: opened.db, events: bus, settings, dataDir, files, tasks: undefined as never });
+  svc = createThumbnails({ db: opened.db, events: bus, settings, dataDir, files, pdf, tasks: undefined as never });
 });
 afterAll(async () => {
+  await pdf.close();
   await opened.close();
   await rm(dataDir, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });

@@ -81,6 +81,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /**
  * Runs PDF work in worker threads so the event loop stays responsive; every call has a timeout after
  * which the worker is terminated (a stuck WASM render cannot hang the server) and replaced lazily.
+ * The app creates one and passes it to whatever renders (analysis, pages, posters, barcode pages), and
+ * `close()` ends its workers when the app closes.
  */
 export class PdfService {
   private readonly slots: Slot[];
@@ -229,14 +231,3 @@ export class PdfService {
     });
   }
 }
-
-let shared: PdfService | undefined;
-/** Process-wide service (lazily created; workers are unref'd and exit when idle). */
-export function pdfService(): PdfService {
-  return (shared ??= new PdfService());
-}
-
-export const getPdfInfo = (file: string) => pdfService().info(file);
-export const renderPdfPage = (file: string, page: number, opts?: Parameters<PdfService['renderPage']>[2]) =>
-  pdfService().renderPage(file, page, opts);
-export const extractPdfPage = (file: string, page: number) => pdfService().extractPage(file, page);
