@@ -17,6 +17,23 @@ export default tseslint.config(
   {
     files: ['packages/web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // Values from the contract come from its dependency-free entry; the rest of @quire/api is TypeBox schemas,
+      // which must not reach the browser (scripts/web-bundle.test.ts checks the built bundle).
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@quire/api(?!/constants$)',
+              allowTypeImports: true,
+              message: 'Import types only (import type …); values come from @quire/api/constants.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -1,5 +1,5 @@
 export * from './common.js';
-export * from './errors.js';
+export * from './constants.js';
 export * from './users.js';
 export * from './settings.js';
 export * from './events.js';
@@ -9,7 +9,6 @@ export * from './series.js';
 export * from './webpub.js';
 export * from './thumbnails.js';
 export * from './client-settings.js';
-export * from './library-defaults.js';
 export * from './collections.js';
 export * from './progress.js';
 export * from './referential.js';

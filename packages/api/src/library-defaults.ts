@@ -1,6 +1,6 @@
 /**
  * Komga's defaults for a new library (engine.md §1.2), shared by the server and the web client. This file
- * imports nothing, so the web client can import it (`@quire/api/library-defaults`) without TypeBox.
+ * imports nothing; it reaches the web client through `@quire/api/constants`.
  */
 export const SCAN_INTERVALS = ['DISABLED', 'HOURLY', 'EVERY_6H', 'EVERY_12H', 'DAILY', 'WEEKLY'] as const;
 export const SERIES_COVERS = ['FIRST', 'FIRST_UNREAD_OR_FIRST', 'FIRST_UNREAD_OR_LAST', 'LAST'] as const;

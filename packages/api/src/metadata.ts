@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { READING_DIRECTIONS, SERIES_STATUSES } from './constants.js';
 
 /**
  * Metadata edits (api.md §4.1-4.2; komga-openapi.json BookMetadataUpdateDto, SeriesMetadataUpdateDto).
@@ -71,11 +72,6 @@ export type BookMetadataUpdateDto = Static<typeof BookMetadataUpdateDto>;
 /** `PATCH /api/v1/books/metadata`: book id → its update; unknown ids are skipped. */
 export const BookMetadataBatchUpdateDto = Type.Record(Type.String(), BookMetadataUpdateDto);
 export type BookMetadataBatchUpdateDto = Static<typeof BookMetadataBatchUpdateDto>;
-
-export const SERIES_STATUSES = ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'] as const;
-export type SeriesStatus = (typeof SERIES_STATUSES)[number];
-export const READING_DIRECTIONS = ['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT', 'VERTICAL', 'WEBTOON'] as const;
-export type ReadingDirection = (typeof READING_DIRECTIONS)[number];
 
 export const SeriesMetadataUpdateDto = Type.Object({
   /** null = unchanged. */

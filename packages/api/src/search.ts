@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { PageDto, type Page } from './common.js';
 import { SeriesDto } from './series.js';
+import { SERIES_STATUSES } from './constants.js';
 
 /**
  * Series and book search (api.md §5): the condition trees of `POST /api/v1/series/list` and `/books/list`, and the
@@ -10,7 +11,6 @@ import { SeriesDto } from './series.js';
 
 export const READ_STATUSES = ['UNREAD', 'READ', 'IN_PROGRESS'] as const;
 export type ReadStatus = (typeof READ_STATUSES)[number];
-const SEARCH_SERIES_STATUSES = ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'] as const;
 export const POSTER_TYPES = ['GENERATED', 'SIDECAR', 'USER_UPLOADED'] as const;
 export type PosterType = (typeof POSTER_TYPES)[number];
 const SEARCH_MEDIA_STATUSES = ['UNKNOWN', 'ERROR', 'READY', 'UNSUPPORTED', 'OUTDATED'] as const;
@@ -90,7 +90,7 @@ const conditionOf = {
   ageRating: one('ageRating', SearchOperatorNumericNullableInteger),
   readStatus: one('readStatus', equality(literals(READ_STATUSES))),
   mediaStatus: one('mediaStatus', equality(literals(SEARCH_MEDIA_STATUSES))),
-  seriesStatus: one('seriesStatus', equality(literals(SEARCH_SERIES_STATUSES))),
+  seriesStatus: one('seriesStatus', equality(literals(SERIES_STATUSES))),
   mediaProfile: one('mediaProfile', equality(literals(SEARCH_MEDIA_PROFILES))),
   author: one('author', equality(AuthorMatch)),
   poster: one('poster', equality(PosterMatch)),
@@ -239,7 +239,7 @@ export type ListPagingQuery = Static<typeof ListPagingQuery>;
 
 const seriesFilters = {
   library_id: list(Type.String()),
-  status: list(literals(SEARCH_SERIES_STATUSES)),
+  status: list(literals(SERIES_STATUSES)),
   read_status: list(literals(READ_STATUSES)),
   publisher: list(Type.String()),
   language: list(Type.String()),

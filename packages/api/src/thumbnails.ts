@@ -38,6 +38,3 @@ export type ThumbnailUploadQuery = Static<typeof ThumbnailUploadQuery>;
 /** `PUT /api/v1/books/thumbnails`: regenerate all generated posters, or only those smaller than the size setting. */
 export const RegenerateThumbnailsQuery = Type.Object({ for_bigger_result_only: Type.Optional(Type.Boolean()) });
 export type RegenerateThumbnailsQuery = Static<typeof RegenerateThumbnailsQuery>;
-
-/** Largest poster upload accepted; bigger files are refused with 400. */
-export const MAX_THUMBNAIL_UPLOAD_BYTES = 10 * 1024 * 1024;

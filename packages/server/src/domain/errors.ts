@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@quire/api';
+import type { ErrorCode } from '@quire/api/constants';
 
 /**
  * The one error type of the server. `message` is what Komga puts in the error body's `message`

@@ -1,14 +1,14 @@
 /**
  * Libraries: options with Komga's defaults, the enums the scanner needs, and the small pure rules
  * around them (engine.md §1.2, §1.4, §2.1, §2.3, §2.9). The defaults are shared with the web client
- * through `@quire/api/library-defaults`, a file without dependencies.
+ * through `@quire/api/constants`, an entry without dependencies.
  */
 import {
   LIBRARY_OPTION_DEFAULTS,
   SCAN_INTERVALS,
   SERIES_COVERS,
   SUGGESTED_DIRECTORY_EXCLUSIONS,
-} from '@quire/api/library-defaults';
+} from '@quire/api/constants';
 
 export { SCAN_INTERVALS, SERIES_COVERS, SUGGESTED_DIRECTORY_EXCLUSIONS };
 export type ScanInterval = (typeof SCAN_INTERVALS)[number];

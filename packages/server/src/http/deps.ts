@@ -5,7 +5,7 @@ import type { EventBus } from '../events/bus.js';
 import type { SettingsStore } from '../domain/settings.js';
 import type { Accounts } from '../accounts/index.js';
 import type { ClientSettingsRepository } from '../db/repositories/client-settings.js';
-import type { TaskQueue } from '../tasks/queue.js';
+import type { TaskCancellation, TaskEmitter } from '../tasks/emitter.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { BookRepository } from '../db/repositories/books.js';
@@ -35,7 +35,7 @@ export interface AppDeps {
   events: EventBus;
   settings: SettingsStore;
   accounts: Accounts;
-  tasks: TaskQueue;
+  tasks: TaskEmitter & TaskCancellation;
   clientSettings: ClientSettingsRepository;
   /** Book and series posters (library/thumbnails.ts). */
   thumbnails: Thumbnails;

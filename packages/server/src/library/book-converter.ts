@@ -12,7 +12,7 @@ import { CANONICAL_EXTENSIONS, MediaTypes } from '../media/detect.js';
 import type { BookAnalyzer } from './book-analyzer.js';
 import { fileUrl, updatedTime } from './file-system-scanner.js';
 import type { LibraryFiles } from './library-files.js';
-import { loadZipJs } from './zip-writer.js';
+import { loadZipJs } from '../media/zip-writer.js';
 
 /** Why a conversion or repair did not happen; the task logs it. */
 export class ConversionError extends Error {

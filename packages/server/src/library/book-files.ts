@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { LibraryFile, LibraryFiles } from './library-files.js';
-import { loadZipJs } from './zip-writer.js';
+import { loadZipJs } from '../media/zip-writer.js';
 
 /**
  * Book and series downloads (api.md §1.8): file names, Content-Disposition, and the series ZIP written as a

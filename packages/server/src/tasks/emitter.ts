@@ -10,3 +10,9 @@ export interface TaskEmitter {
   /** Queues `tasks` at `priority`; a task already queued (same unique id) is updated instead of repeated. */
   submit(tasks: readonly Task[], priority: Priority): Promise<void>;
 }
+
+/** What an administrator does to the queue as a whole (`DELETE /api/v1/tasks`), the one other port routes see. */
+export interface TaskCancellation {
+  /** Removes every task not yet taken (and pending re-runs); returns how many. */
+  cancelQueued(): Promise<number>;
+}

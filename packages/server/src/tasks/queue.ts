@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Db } from '../db/database.js';
 import { TaskRepository } from '../db/repositories/tasks.js';
 import { PRIORITY, groupIdOf, isTaskKind, uniqueIdOf, type Priority, type Task } from './definitions.js';
-import type { TaskEmitter } from './emitter.js';
+import type { TaskCancellation, TaskEmitter } from './emitter.js';
 import type { TaskLogger } from './handlers.js';
 
 /** A task taken by a runner. */
@@ -26,7 +26,7 @@ export type QueueChange = 'submitted' | 'done' | 'cancelled' | 'reclaimed';
  * The persistent task queue (engine.md §8.1). Behind an interface so that a PostgreSQL job table can
  * replace the SQL implementation; the semantics below are the contract.
  */
-export interface TaskQueue extends TaskEmitter {
+export interface TaskQueue extends TaskEmitter, TaskCancellation {
   /**
    * Queues tasks; a task whose unique id is already queued is updated in place (priority, group, payload)
    * and moves to the back of its priority. A task submitted while it is running is run once more after
@@ -40,8 +40,6 @@ export interface TaskQueue extends TaskEmitter {
   take(owner: string): Promise<QueuedTask | undefined>;
   /** Ends a run: the task is removed, or queued again if it was re-submitted while running. */
   done(uniqueId: string): Promise<void>;
-  /** DELETE /api/v1/tasks: removes every task not yet taken (and pending re-runs); returns how many. */
-  cancelQueued(): Promise<number>;
   /**
    * At start-up, before any runner: tasks that a previous process had taken (it crashed or was killed)
    * become available again. Assumes one instance per database; returns how many.

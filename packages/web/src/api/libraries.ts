@@ -5,7 +5,7 @@ import {
   SCAN_INTERVALS as ALL_SCAN_INTERVALS,
   SERIES_COVERS as ALL_SERIES_COVERS,
   SUGGESTED_DIRECTORY_EXCLUSIONS,
-} from '@quire/api/library-defaults';
+} from '@quire/api/constants';
 import { api, ApiError, client } from './client';
 
 /** Libraries (api.md §3.1) and the server's folder browser (§9.6). The DTO types come from @quire/api. */

@@ -22,7 +22,7 @@ import { referentialKeys } from './referential';
  * refreshes what it changed through E1's key prefixes; the server's live events do the same for other tabs.
  */
 
-export { READING_DIRECTIONS, SERIES_STATUSES, type ReadingDirection, type SeriesStatus } from '@quire/api';
+export { READING_DIRECTIONS, SERIES_STATUSES, type ReadingDirection, type SeriesStatus } from '@quire/api/constants';
 
 /** `BookMetadataUpdateDto`: a field left out is unchanged. */
 export type BookMetadataUpdate = BookMetadataUpdateDto;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_THUMBNAIL_UPLOAD_BYTES } from '@quire/api';
+import { MAX_THUMBNAIL_UPLOAD_BYTES } from '@quire/api/constants';
 import { emptyPosterState, posterChangesOf, queueFiles } from './PosterEditor';
 
 const image = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'image/png' });

@@ -21,7 +21,7 @@ import FileUploadIcon from '@mui/icons-material/FileUpload';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import { useTranslation } from 'react-i18next';
-import { MAX_THUMBNAIL_UPLOAD_BYTES } from '@quire/api';
+import { MAX_THUMBNAIL_UPLOAD_BYTES } from '@quire/api/constants';
 import { posterUrl, usePosters, type PosterChanges, type PosterDto, type PosterOwner } from '../../api/metadata';
 import { useErrorText } from '../../components/dialogs';
 

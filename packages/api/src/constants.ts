@@ -1,0 +1,15 @@
+/**
+ * The contract's values without TypeBox: error codes, library defaults and the enums screens list. This entry
+ * (`@quire/api/constants`) imports nothing, so the web client and the server's `domain/` can import its values
+ * while the schemas stay out of the browser bundle (checked by `scripts/web-bundle.test.ts`).
+ */
+export * from './errors.js';
+export * from './library-defaults.js';
+
+export const SERIES_STATUSES = ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'] as const;
+export type SeriesStatus = (typeof SERIES_STATUSES)[number];
+export const READING_DIRECTIONS = ['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT', 'VERTICAL', 'WEBTOON'] as const;
+export type ReadingDirection = (typeof READING_DIRECTIONS)[number];
+
+/** Largest poster upload accepted; bigger files are refused with 400. */
+export const MAX_THUMBNAIL_UPLOAD_BYTES = 10 * 1024 * 1024;
