@@ -5,18 +5,19 @@ import { cacheControlPlugin } from '../plugins/cache.js';
 import { etagPlugin } from '../plugins/etag.js';
 import { securityHeadersPlugin } from '../plugins/security-headers.js';
 import { bindingPlugin } from '../plugins/binding.js';
-import { claimRoutes } from './claim.js';
-import { oauth2Routes } from './oauth2.js';
-import { userRoutes } from './users.js';
-import { settingsRoutes } from './settings.js';
-import { actuatorRoutes } from './actuator.js';
-import { updateRoutes } from './updates.js';
-import { sseRoutes } from './sse.js';
-import { clientSettingsRoutes } from './client-settings.js';
-import { taskRoutes } from './tasks.js';
+import { claimHandlers } from './claim.js';
+import { oauth2Handlers } from './oauth2.js';
+import { userHandlers } from './users.js';
+import { userSessionHandlers } from './user-session.js';
+import { settingsHandlers } from './settings.js';
+import { actuatorHandlers, actuatorRoutes } from './actuator.js';
+import { updateHandlers } from './updates.js';
+import { eventStreams } from './sse.js';
+import { clientSettingsHandlers } from './client-settings.js';
+import { taskHandlers } from './tasks.js';
 import { libraryHandlers } from './libraries.js';
 import { registerApiDocs, registerOperations } from '../operations.js';
-import { filesystemRoutes } from './filesystem.js';
+import { filesystemHandlers } from './filesystem.js';
 import { thumbnailRoutes } from './thumbnails.js';
 import { bookRoutes } from './books.js';
 import { seriesRoutes } from './series.js';
@@ -28,7 +29,7 @@ import { readProgressRoutes } from './read-progress.js';
 import { referentialRoutes } from './referential.js';
 import { fileDeletionRoutes } from './file-deletion.js';
 import { metadataRoutes } from './metadata.js';
-import { fontRoutes } from './fonts.js';
+import { fontHandlers } from './fonts.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -44,22 +45,37 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(etagPlugin);
   await app.register(bindingPlugin);
   await app.register(authPlugin, deps);
-  await app.register(claimRoutes, deps);
-  await app.register(oauth2Routes);
-  await app.register(userRoutes, deps);
-  await app.register(settingsRoutes, deps);
-  await app.register(actuatorRoutes, deps);
-  await app.register(updateRoutes, deps);
-  await app.register(sseRoutes, deps);
-  await app.register(clientSettingsRoutes, deps);
-  await app.register(taskRoutes, deps);
+  await app.register(actuatorRoutes, {
+    dataDir: deps.config.dataDir,
+    settings: deps.settings,
+    shutdown: deps.shutdown,
+  });
+  const { accounts } = deps;
+  const liveEvents = eventStreams({
+    events: deps.events,
+    visibility: deps.visibility,
+    sessions: accounts.authenticator,
+  });
+  // preClose runs before the HTTP server stops accepting and waits for connections to end.
+  app.addHook('preClose', async () => liveEvents.closeAll());
   await app.register(async (scope) =>
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),
+      ...userHandlers({ users: accounts.users, activity: accounts.activity, apiKeys: accounts.apiKeys }),
+      ...userSessionHandlers({ authenticator: accounts.authenticator, contextPath: opts.contextPath }),
+      ...claimHandlers({ users: accounts.users }),
+      ...oauth2Handlers(),
+      ...settingsHandlers({ serverSettings: deps.serverSettings }),
+      ...clientSettingsHandlers({ clientSettings: deps.clientSettings }),
+      ...actuatorHandlers({ build: deps.config.build }),
+      ...liveEvents.handlers,
+      ...taskHandlers({ tasks: deps.tasks }),
+      ...filesystemHandlers(),
+      ...fontHandlers({ fonts: deps.fonts }),
+      ...updateHandlers({ build: deps.config.build }),
     }),
   );
-  await app.register(filesystemRoutes, deps);
   await app.register(thumbnailRoutes, deps);
   await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
   await app.register(seriesRoutes, deps);
@@ -71,7 +87,6 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(referentialRoutes, deps);
   await app.register(fileDeletionRoutes, deps);
   await app.register(metadataRoutes, deps);
-  await app.register(fontRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }
