@@ -3,4 +3,36 @@
  * each with its reason. The contract test fails on any difference not listed here, and on a listed one that no
  * longer exists, so this list stays short and true.
  */
-export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {};
+
+/** The deprecated `/api/v1` referential lists: Komga takes one id in these filters, Quire a list. */
+const idList = (...names: string[]) =>
+  Object.fromEntries(
+    names.map((name) => [
+      `parameter query ${name}: type "array" ≠ "string"`,
+      'Quire reads every id filter as a list (repeated, comma-separated or `[]`), as on /api/v2; one id filters as in Komga',
+    ]),
+  );
+
+/** Poster uploads: the multipart form's `file` part is required by both servers; @fastify/swagger says so. */
+const uploadBody = {
+  'body: required true': 'Komga answers 400 without the `file` part too; its document just leaves the form optional',
+};
+
+export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
+  addUserUploadedCollectionThumbnail: uploadBody,
+  addUserUploadedReadListThumbnail: uploadBody,
+  getReadLists: {
+    'parameter query sort: extra':
+      "Komga sorts read lists by Spring's `sort` (name, createdDate, lastModifiedDate), which its document hides",
+  },
+  getAuthorsDeprecated: idList('library_id', 'collection_id', 'series_id'),
+  getBookTags: idList('series_id', 'readlist_id'),
+  getSeriesTags: idList('library_id', 'collection_id'),
+  getAgeRatings_1: idList('collection_id'),
+  getGenres_1: idList('collection_id'),
+  getLanguages_1: idList('collection_id'),
+  getPublishers_1: idList('collection_id'),
+  getSeriesReleaseDates: idList('collection_id'),
+  getSharingLabels_1: idList('collection_id'),
+  getTags_1: idList('collection_id'),
+};

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
@@ -20,12 +21,12 @@ import { filesystemRoutes } from './filesystem.js';
 import { thumbnailRoutes } from './thumbnails.js';
 import { bookRoutes } from './books.js';
 import { seriesRoutes } from './series.js';
-import { collectionSeriesRoutes } from './collection-series.js';
-import { readListBookRoutes } from './readlist-books.js';
-import { collectionRoutes } from './collections.js';
-import { readListRoutes } from './readlists.js';
+import { collectionSeriesHandlers } from './collection-series.js';
+import { readListBookHandlers } from './readlist-books.js';
+import { collectionHandlers } from './collections.js';
+import { readListHandlers } from './readlists.js';
 import { readProgressRoutes } from './read-progress.js';
-import { referentialRoutes } from './referential.js';
+import { referentialHandlers } from './referential.js';
 import { fileDeletionRoutes } from './file-deletion.js';
 import { metadataRoutes } from './metadata.js';
 import { fontRoutes } from './fonts.js';
@@ -53,22 +54,24 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(sseRoutes, deps);
   await app.register(clientSettingsRoutes, deps);
   await app.register(taskRoutes, deps);
-  await app.register(async (scope) =>
+  await app.register(async (scope) => {
+    // Poster uploads are multipart forms, read by their handlers.
+    await scope.register(multipart);
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),
-    }),
-  );
+      ...collectionHandlers({ collections: deps.collections.collections }),
+      ...collectionSeriesHandlers({ browse: deps.browse, books: deps.books }),
+      ...readListHandlers({ readLists: deps.collections.readLists, files: deps.libraries.files }),
+      ...readListBookHandlers({ browse: deps.browse, books: deps.books }),
+      ...referentialHandlers({ referential: deps.referential }),
+    });
+  });
   await app.register(filesystemRoutes, deps);
   await app.register(thumbnailRoutes, deps);
   await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
   await app.register(seriesRoutes, deps);
-  await app.register(collectionSeriesRoutes, deps);
-  await app.register(readListBookRoutes, deps);
-  await app.register(collectionRoutes, deps);
-  await app.register(readListRoutes, deps);
   await app.register(readProgressRoutes, deps);
-  await app.register(referentialRoutes, deps);
   await app.register(fileDeletionRoutes, deps);
   await app.register(metadataRoutes, deps);
   await app.register(fontRoutes, deps);

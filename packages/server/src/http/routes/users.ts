@@ -18,13 +18,8 @@ import {
 } from '@quire/api';
 import type { AppDeps } from '../deps.js';
 import { clientOf } from '../plugins/auth.js';
-import {
-  toActivityPageRequest,
-  toApiKeyDto,
-  toAuthenticationActivityDto,
-  toPage,
-  toUserDto,
-} from '../mappers/users.js';
+import { toActivityPageRequest, toApiKeyDto, toAuthenticationActivityDto, toUserDto } from '../mappers/users.js';
+import { toPage } from '../listing.js';
 
 const noContent = { 204: Type.Null({ description: 'No Content' }) };
 
