@@ -31,8 +31,7 @@ import { PRIORITY } from '../../tasks/definitions.js';
 import type { AppDeps } from '../deps.js';
 import { PUBLICATION_RESOURCE_POLICY } from '../plugins/security-headers.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
-import { toPage } from '../mappers/users.js';
-import { bookFilterCondition, bookPage, pageRequest } from '../listing.js';
+import { bookFilterCondition, bookPage, pageRequest, toPage } from '../listing.js';
 
 const accepted = { 202: Type.Null({ description: 'Accepted' }) };
 const binary = { 200: Type.Unsafe<Buffer>({ description: 'bytes' }) };

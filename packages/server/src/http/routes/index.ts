@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
@@ -21,12 +22,12 @@ import { filesystemHandlers } from './filesystem.js';
 import { thumbnailRoutes } from './thumbnails.js';
 import { bookRoutes } from './books.js';
 import { seriesRoutes } from './series.js';
-import { collectionSeriesRoutes } from './collection-series.js';
-import { readListBookRoutes } from './readlist-books.js';
-import { collectionRoutes } from './collections.js';
-import { readListRoutes } from './readlists.js';
+import { collectionSeriesHandlers } from './collection-series.js';
+import { readListBookHandlers } from './readlist-books.js';
+import { collectionHandlers } from './collections.js';
+import { readListHandlers } from './readlists.js';
 import { readProgressRoutes } from './read-progress.js';
-import { referentialRoutes } from './referential.js';
+import { referentialHandlers } from './referential.js';
 import { fileDeletionRoutes } from './file-deletion.js';
 import { metadataRoutes } from './metadata.js';
 import { fontHandlers } from './fonts.js';
@@ -58,7 +59,9 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   });
   // preClose runs before the HTTP server stops accepting and waits for connections to end.
   app.addHook('preClose', async () => liveEvents.closeAll());
-  await app.register(async (scope) =>
+  await app.register(async (scope) => {
+    // Poster uploads are multipart forms, read by their handlers.
+    await scope.register(multipart);
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),
@@ -74,17 +77,17 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...filesystemHandlers(),
       ...fontHandlers({ fonts: deps.fonts }),
       ...updateHandlers({ build: deps.config.build }),
-    }),
-  );
+      ...collectionHandlers({ collections: deps.collections.collections }),
+      ...collectionSeriesHandlers({ browse: deps.browse, books: deps.books }),
+      ...readListHandlers({ readLists: deps.collections.readLists, files: deps.libraries.files }),
+      ...readListBookHandlers({ browse: deps.browse, books: deps.books }),
+      ...referentialHandlers({ referential: deps.referential }),
+    });
+  });
   await app.register(thumbnailRoutes, deps);
   await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
   await app.register(seriesRoutes, deps);
-  await app.register(collectionSeriesRoutes, deps);
-  await app.register(readListBookRoutes, deps);
-  await app.register(collectionRoutes, deps);
-  await app.register(readListRoutes, deps);
   await app.register(readProgressRoutes, deps);
-  await app.register(referentialRoutes, deps);
   await app.register(fileDeletionRoutes, deps);
   await app.register(metadataRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
