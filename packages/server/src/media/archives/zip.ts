@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
+import { BookBudget, checkDeclaredEntry, checkInflatedBytes } from '../limits.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
@@ -97,20 +98,49 @@ function openEntryStream(zip: ZipFile, entry: Entry): Promise<Readable> {
   });
 }
 
-/** Reads an entry yauzl can inflate: all of it, or only the first `max` bytes (then stops inflating). */
-async function readWithYauzl(zip: ZipFile, entry: Entry, max?: number): Promise<Buffer> {
+/**
+ * Reads an entry yauzl can inflate: all of it, or only the first `max` bytes (then stops inflating). A whole
+ * read stops as soon as more bytes came out than the entry limit allows (yauzl also stops at the declared size),
+ * and when `signal` aborts (the client went away).
+ */
+async function readWithYauzl(
+  zip: ZipFile,
+  entry: Entry,
+  name: string,
+  max?: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
+  signal?.throwIfAborted();
   const stream = await openEntryStream(zip, entry);
   const collector = new HeadCollector(max ?? Infinity);
   return new Promise((resolve, reject) => {
+    const onAbort = () => stream.destroy(signal!.reason as Error);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', onAbort);
     stream.on('data', (chunk: Buffer) => {
       collector.push(chunk);
       if (max !== undefined && collector.full) {
+        settle();
         stream.destroy();
         resolve(collector.bytes());
+        return;
+      }
+      try {
+        checkInflatedBytes(name, collector.total);
+      } catch (e) {
+        settle();
+        stream.destroy();
+        reject(e);
       }
     });
-    stream.on('error', reject);
-    stream.on('end', () => resolve(collector.bytes()));
+    stream.on('error', (e) => {
+      settle();
+      reject(e);
+    });
+    stream.on('end', () => {
+      settle();
+      resolve(collector.bytes());
+    });
   });
 }
 
@@ -182,7 +212,7 @@ async function readHead(fd: number, zip: ZipFile, entry: Entry, max: number): Pr
       });
     } catch (e) {
       // Highly compressible data would inflate far beyond what is wanted: stream it and stop early.
-      if (e instanceof RangeError) return readWithYauzl(zip, entry, max);
+      if (e instanceof RangeError) return readWithYauzl(zip, entry, '', max);
       throw e;
     }
     if (out.length > size)
@@ -202,9 +232,16 @@ async function readEntryHead(file: string, zip: ZipFile, fd: number, item: ZipIt
   return sevenZipExtract(file, item.name, max);
 }
 
-async function readEntry(file: string, zip: ZipFile, item: ZipItem, max?: number): Promise<Buffer> {
+async function readEntry(
+  file: string,
+  zip: ZipFile,
+  item: ZipItem,
+  max?: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP entry not supported: ${item.name}`);
-  if (YAUZL_METHODS.has(item.entry.compressionMethod)) return readWithYauzl(zip, item.entry, max);
+  if (max === undefined) checkDeclaredEntry(item.name, item.entry.uncompressedSize, item.entry.compressedSize);
+  if (YAUZL_METHODS.has(item.entry.compressionMethod)) return readWithYauzl(zip, item.entry, item.name, max, signal);
   return sevenZipExtract(file, item.name, max);
 }
 
@@ -280,9 +317,11 @@ export const zipReader: ContainerReader = {
 
   async entries(file, { dimensions }) {
     const items: ZipItem[] = [];
+    const budget = new BookBudget();
     return withCentralDirectory(
       file,
       async (_zip, item) => {
+        budget.add(item.name, item.entry.uncompressedSize, item.entry.compressedSize);
         if (isDirectoryName(item.name) || isJunk(item.name)) return true;
         if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP not supported: ${item.name}`);
         items.push(item);
@@ -299,13 +338,13 @@ export const zipReader: ContainerReader = {
     );
   },
 
-  async read(file, entryName) {
+  async read(file, entryName, opts) {
     let found: Buffer | undefined;
     await withCentralDirectory(
       file,
       async (zip, item) => {
         if (item.name !== entryName || isDirectoryName(item.name)) return true;
-        found = await readEntry(file, zip, item);
+        found = await readEntry(file, zip, item, undefined, opts?.signal);
         return false;
       },
       async () => undefined,
