@@ -65,6 +65,7 @@ function loadMediaLimits(env: Record<string, string | undefined>): MediaLimits {
     maxBookBytes: Math.round(positiveNumber(env, 'QUIRE_MAX_BOOK_GB', d.maxBookBytes / (1024 * MiB)) * 1024 * MiB),
     maxEntries: positiveInteger(env, 'QUIRE_MAX_ENTRIES', d.maxEntries),
     maxSpineItems: positiveInteger(env, 'QUIRE_MAX_SPINE_ITEMS', d.maxSpineItems),
+    maxMarkupBytes: Math.round(positiveNumber(env, 'QUIRE_MAX_MARKUP_MB', d.maxMarkupBytes / MiB) * MiB),
     maxImagePixels: Math.round(positiveNumber(env, 'QUIRE_MAX_IMAGE_MEGAPIXELS', d.maxImagePixels / 1e6) * 1e6),
     maxConcurrentDecodes: positiveInteger(env, 'QUIRE_IMAGE_DECODES', d.maxConcurrentDecodes),
   };

@@ -20,6 +20,11 @@ export interface MediaLimits {
   maxEntries: number;
   /** Spine items of an EPUB (QUIRE_MAX_SPINE_ITEMS). */
   maxSpineItems: number;
+  /**
+   * Largest XML/XHTML document parsed into a tree (EPUB container, OPF, navigation, chapters read for Divina
+   * detection; ComicInfo.xml): a tree costs ~10 times its text (QUIRE_MAX_MARKUP_MB).
+   */
+  maxMarkupBytes: number;
   /** Width × height of an image we agree to decode (QUIRE_MAX_IMAGE_MEGAPIXELS). */
   maxImagePixels: number;
   /** Image decodes/encodes running at once in this process; the others wait (QUIRE_IMAGE_DECODES). */
@@ -39,6 +44,7 @@ export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxBookBytes: 32 * 1024 * MiB,
   maxEntries: 20_000,
   maxSpineItems: 10_000,
+  maxMarkupBytes: 16 * MiB,
   maxImagePixels: 100_000_000,
   maxConcurrentDecodes: 2,
 };
@@ -107,6 +113,11 @@ export function checkInflatedBytes(name: string, inflated: number): void {
   }
 }
 
+/** An archive's entry count as its directory announces it (ZIP's end record), checked before walking it. */
+export function checkEntryCount(count: number): void {
+  if (count > current.maxEntries) throw new MediaLimitError(`more than ${current.maxEntries} entries`);
+}
+
 /**
  * Counts a book's entries and declared bytes as a listing goes, each entry checked by {@link checkDeclaredEntry}:
  * the listing stops at the first entry over a limit, before reading any more of the directory.
@@ -114,18 +125,24 @@ export function checkInflatedBytes(name: string, inflated: number): void {
 export class BookBudget {
   private entries = 0;
   private bytes = 0;
-  private readonly limits = current;
 
   add(name: string, size: number | null, compressed: number | null): void {
     this.entries++;
-    if (this.entries > this.limits.maxEntries) {
-      throw new MediaLimitError(`more than ${this.limits.maxEntries} entries`);
-    }
+    checkEntryCount(this.entries);
     checkDeclaredEntry(name, size, compressed);
     this.bytes += size ?? 0;
-    if (this.bytes > this.limits.maxBookBytes) {
-      throw new MediaLimitError(`more than ${formatBytes(this.limits.maxBookBytes)} uncompressed in all`);
+    if (this.bytes > current.maxBookBytes) {
+      throw new MediaLimitError(`more than ${formatBytes(current.maxBookBytes)} uncompressed in all`);
     }
+  }
+}
+
+/** A document about to be parsed into a tree. */
+export function checkMarkupBytes(name: string, size: number): void {
+  if (size > current.maxMarkupBytes) {
+    throw new MediaLimitError(
+      `document "${name}": ${formatBytes(size)}, over the ${formatBytes(current.maxMarkupBytes)} limit for markup`,
+    );
   }
 }
 

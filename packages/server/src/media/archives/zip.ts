@@ -1,13 +1,13 @@
-import { read as fsRead } from 'node:fs';
+import { fstat, read as fsRead } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
-import { BookBudget, checkDeclaredEntry, checkInflatedBytes } from '../limits.js';
+import { BookBudget, checkDeclaredEntry, checkEntryCount, checkInflatedBytes } from '../limits.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
-import { openZipFile } from './zip-file-reader.js';
+import { openZipFile, type OpenZipFile } from './zip-file-reader.js';
 
 /**
  * ZIP / CBZ with random access (yauzl): the central directory is read, then only the bytes of the entries
@@ -25,6 +25,8 @@ import { openZipFile } from './zip-file-reader.js';
  */
 
 const YAUZL_METHODS = new Set([0, 8]);
+/** A central directory up to this size is read at once before a walk over all of it (~100 bytes an entry). */
+const DIRECTORY_PRELOAD_BYTES = 16 * 1024 * 1024;
 
 interface ZipItem {
   name: string;
@@ -58,14 +60,16 @@ async function withCentralDirectory<T>(
   visit: (zip: ZipFile, item: ZipItem, fd: number) => Promise<boolean>,
   done: (zip: ZipFile, fd: number) => Promise<T>,
 ): Promise<T> {
-  let zip: ZipFile;
-  let fd: number;
+  let opened: OpenZipFile;
   try {
-    ({ zip, fd } = await openZipFile(file, { decodeStrings: false }));
+    opened = await openZipFile(file, { decodeStrings: false });
   } catch (e) {
     throw toMediaError(e, 'Cannot open ZIP');
   }
+  const { zip, fd } = opened;
   try {
+    checkEntryCount(zip.entryCount);
+    await opened.preloadDirectory(DIRECTORY_PRELOAD_BYTES);
     await new Promise<void>((resolve, reject) => {
       let finished = false;
       const finish = (err?: unknown) => {
@@ -339,17 +343,59 @@ export const zipReader: ContainerReader = {
   },
 
   async read(file, entryName, opts) {
-    let found: Buffer | undefined;
-    await withCentralDirectory(
-      file,
-      async (zip, item) => {
-        if (item.name !== entryName || isDirectoryName(item.name)) return true;
-        found = await readEntry(file, zip, item, undefined, opts?.signal);
-        return false;
-      },
-      async () => undefined,
-    );
-    if (!found) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
-    return found;
+    let opened: OpenZipFile;
+    try {
+      opened = await openZipFile(file, { decodeStrings: false });
+    } catch (e) {
+      throw toMediaError(e, 'Cannot open ZIP');
+    }
+    const { zip } = opened;
+    try {
+      const entry = (await directoryOf(opened, file)).get(entryName);
+      if (!entry) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+      return await readEntry(file, zip, { name: entryName, entry }, undefined, opts?.signal);
+    } catch (e) {
+      throw toMediaError(e, 'Cannot read ZIP entry');
+    } finally {
+      zip.close();
+    }
   },
 };
+
+/**
+ * The central directories of the last few ZIPs pages were read from, by file and its size and modification
+ * time: a reader turning pages of a 20,000-page book would otherwise walk 20,000 directory entries per page
+ * (4.5 s for the last one). An entry's offsets are all a later read needs, from any ZipFile of the same file.
+ */
+const directories = new Map<string, { version: string; byName: Map<string, Entry> }>();
+const CACHED_DIRECTORIES = 8;
+
+async function directoryOf({ zip, fd, preloadDirectory }: OpenZipFile, file: string): Promise<Map<string, Entry>> {
+  const stats = await new Promise<{ size: number; mtimeMs: number }>((resolve, reject) =>
+    fstat(fd, (err, s) => (err ? reject(err) : resolve(s))),
+  );
+  const version = `${stats.size}:${stats.mtimeMs}`;
+  const cached = directories.get(file);
+  if (cached?.version === version) {
+    directories.delete(file); // most recently used last
+    directories.set(file, cached);
+    return cached.byName;
+  }
+  checkEntryCount(zip.entryCount);
+  await preloadDirectory(DIRECTORY_PRELOAD_BYTES);
+  const byName = await new Promise<Map<string, Entry>>((resolve, reject) => {
+    const found = new Map<string, Entry>();
+    zip.on('error', reject);
+    zip.on('end', () => resolve(found));
+    zip.on('entry', (entry: Entry) => {
+      const name = entryName(entry);
+      // the first of two entries of one name wins, as it did when each read walked the directory
+      if (!isDirectoryName(name) && !found.has(name)) found.set(name, entry);
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+  directories.set(file, { version, byName });
+  if (directories.size > CACHED_DIRECTORIES) directories.delete(directories.keys().next().value!);
+  return byName;
+}

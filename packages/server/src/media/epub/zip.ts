@@ -1,6 +1,6 @@
 import type { Entry, ZipFile } from 'yauzl';
 import { openZipFile } from '../archives/zip-file-reader.js';
-import { BookBudget, checkDeclaredEntry, checkInflatedBytes } from '../limits.js';
+import { BookBudget, checkDeclaredEntry, checkInflatedBytes, checkMarkupBytes, mediaLimits } from '../limits.js';
 import { MediaError } from '../types.js';
 
 /** One file entry of a ZIP central directory (directories are skipped). */
@@ -113,8 +113,11 @@ export class ZipArchive {
     return Buffer.concat(chunks, total);
   }
 
+  /** A document to parse or search: held to the markup limit, its tree costing far more than its bytes. */
   async readText(name: string): Promise<string> {
-    return decodeText(await this.read(name));
+    const info = this.byName.get(name)?.info;
+    if (info) checkMarkupBytes(name, info.size);
+    return decodeText(await this.read(name, mediaLimits().maxMarkupBytes));
   }
 
   close(): void {
