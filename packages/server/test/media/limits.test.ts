@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,18 @@ describe('archive readers hold books to the limits', () => {
     await expect(tarReader.entries(file, { dimensions: false })).rejects.toThrow(/entry "2\.png"/);
     await expect(tarReader.read(file, '2.png')).rejects.toBeInstanceOf(MediaLimitError);
     expect((await tarReader.read(file, '1.png')).length).toBeGreaterThan(0);
+  });
+
+  it('ZIP: an entry streams in chunks with the same checks (page hashes never hold a page whole)', async () => {
+    const file = join(dir, 'stream.cbz');
+    const noise = randomBytes(2 * MiB); // incompressible, as image data is
+    await writeFile(file, zipBuffer([{ name: 'a.png', data: noise, deflate: true }]));
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zipReader.stream(file, 'a.png')) chunks.push(chunk as Buffer);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).equals(noise)).toBe(true);
+    lower({ maxEntryBytes: 1 * MiB });
+    await expect(zipReader.stream(file, 'a.png')).rejects.toBeInstanceOf(MediaLimitError);
   });
 
   it('ZIP page reads stop when their signal aborts', async () => {

@@ -1,5 +1,5 @@
 import { fstat, read as fsRead } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
@@ -316,7 +316,12 @@ async function describeItem(
   return entry;
 }
 
-export const zipReader: ContainerReader = {
+/**
+ * The ZIP reader, which can also stream an entry: bytes are hashed as they inflate (page hashes), never held whole.
+ */
+export const zipReader: ContainerReader & {
+  stream(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Readable>;
+} = {
   mediaTypes: [MediaTypes.zip],
 
   async entries(file, { dimensions }) {
@@ -359,6 +364,53 @@ export const zipReader: ContainerReader = {
     } finally {
       zip.close();
     }
+  },
+
+  async stream(file, entryName, opts) {
+    let opened: OpenZipFile;
+    try {
+      opened = await openZipFile(file, { decodeStrings: false });
+    } catch (e) {
+      throw toMediaError(e, 'Cannot open ZIP');
+    }
+    const { zip } = opened;
+    let source: Readable;
+    try {
+      const entry = (await directoryOf(opened, file)).get(entryName);
+      if (!entry) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+      if (!YAUZL_METHODS.has(entry.compressionMethod) || isEncrypted(entry)) {
+        // 7-Zip hands whole entries over (bounded by the entry limit); encrypted ones fail in readEntry
+        source = Readable.from([await readEntry(file, zip, { name: entryName, entry }, undefined, opts?.signal)]);
+      } else {
+        checkDeclaredEntry(entryName, entry.uncompressedSize, entry.compressedSize);
+        source = await openEntryStream(zip, entry);
+      }
+    } catch (e) {
+      zip.close();
+      throw toMediaError(e, 'Cannot read ZIP entry');
+    }
+    let inflated = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        inflated += chunk.length;
+        try {
+          checkInflatedBytes(entryName, inflated);
+          done(null, chunk);
+        } catch (e) {
+          done(e as Error);
+        }
+      },
+    });
+    // an error or early destroy on either side tears down both, and the file is closed either way
+    pipeline(source, counted, () => zip.close());
+    if (opts?.signal) {
+      const signal = opts.signal;
+      const onAbort = () => counted.destroy(signal.reason as Error);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      counted.once('close', () => signal.removeEventListener('abort', onAbort));
+    }
+    return counted;
   },
 };
 
