@@ -151,6 +151,7 @@ export class BookPages {
       return { bytes: r.bytes, mediaType: r.mediaType ?? 'application/octet-stream' };
     } catch (e) {
       if (e instanceof UnsafeResourcePathError) throw badRequest('Invalid resource path');
+      if (e instanceof MediaLimitError) throw tooLarge(`Resource cannot be served: ${e.comment}`);
       throw e;
     }
   }
@@ -171,14 +172,15 @@ export class BookPages {
 
   private async entry(book: BookFileView, page: StoredPage, signal?: AbortSignal): Promise<Content> {
     const file = await this.fileOf(book);
-    if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
-      const r = await readEpubResource(file, page.fileName, [{ fileName: page.fileName, mediaType: page.mediaType }]);
-      if (!r) throw notFound('File not found, it may have moved');
-      return { bytes: r.bytes, mediaType: page.mediaType };
-    }
     const reader = book.media.mediaType ? readerFor(book.media.mediaType) : undefined;
-    if (!reader) throw notReady();
     try {
+      if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
+        const pages = [{ fileName: page.fileName, mediaType: page.mediaType }];
+        const r = await readEpubResource(file, page.fileName, pages);
+        if (!r) throw notFound('File not found, it may have moved');
+        return { bytes: r.bytes, mediaType: page.mediaType };
+      }
+      if (!reader) throw notReady();
       return { bytes: await reader.read(file, page.fileName, signal ? { signal } : {}), mediaType: page.mediaType };
     } catch (e) {
       const code = (e as { code?: unknown }).code;

@@ -3,15 +3,12 @@
  * refused at analysis with a comment saying which limit, or served without decoding what is too big; the built
  * server runs as a child process so that its memory (VmHWM, the peak resident set) is its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic } from '../support/server.js';
+import { SERVER_MAIN, claim, createLibrary, memoryMb, startServer } from '../../../../bench/support/server.mjs';
 import {
   declaredHuge,
   giantJpeg,
@@ -23,37 +20,14 @@ import {
   zipBomb,
 } from '../support/hostile-files.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const MiB = 1024 * 1024;
-/** What the whole run may cost the server at its peak: an idle server with libvips loaded is ~150 MB. */
-const PEAK_RSS_BOUND = 450 * MiB;
-
-const ADMIN = { email: 'admin@example.org', password: 'admin-secret' };
-const auth = { Authorization: basic(ADMIN.email, ADMIN.password) };
+/** What the whole run may cost the server at its peak, in MiB: an idle server with libvips loaded is ~150. */
+const PEAK_RSS_BOUND_MB = 350;
 
 interface Book {
   id: string;
   name: string;
   media: { status: string; comment: string; pagesCount: number };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** A `/proc/<pid>/status` field in bytes (VmRSS: now; VmHWM: the peak so far). */
-function memory(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${field}:`));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) * 1024;
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
@@ -66,9 +40,9 @@ async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs
   }
 }
 
-describe.skipIf(!existsSync(MAIN))('hostile books (built server in a child process)', () => {
-  let child: ChildProcess;
-  let url: string;
+describe.skipIf(!existsSync(SERVER_MAIN))('hostile books (built server in a child process)', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let authorization: string;
   let root: string;
   let dataDir: string;
   const books = new Map<string, Book>();
@@ -77,7 +51,7 @@ describe.skipIf(!existsSync(MAIN))('hostile books (built server in a child proce
 
   const get = async (path: string) => {
     const started = performance.now();
-    const res = await fetch(`${url}${path}`, { headers: auth });
+    const res = await fetch(`${server.base}${path}`, { headers: { authorization } });
     const body = Buffer.from(await res.arrayBuffer());
     return { status: res.status, body, type: res.headers.get('content-type'), ms: performance.now() - started };
   };
@@ -99,40 +73,14 @@ describe.skipIf(!existsSync(MAIN))('hostile books (built server in a child proce
     await manyEntriesCbz(join(root, 'entries/many-entries.cbz'), 100_000);
     await manySpineItemsEpub(join(root, 'spine/many-spine.epub'), 50_000);
 
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        QUIRE_PORT: String(port),
-        QUIRE_HOST: '127.0.0.1',
-        QUIRE_DATA_DIR: dataDir,
-        QUIRE_LOG_STDOUT: 'false',
-      },
-      stdio: 'ignore',
-    });
-    await waitFor(
-      () =>
-        fetch(`${url}/actuator/health`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      20_000,
-    );
-    const claimed = await fetch(`${url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': ADMIN.email, 'X-Komga-Password': ADMIN.password },
-    });
-    expect(claimed.status).toBe(200);
-    const library = await fetch(`${url}/api/v1/libraries`, {
-      method: 'POST',
-      headers: { ...auth, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'Hostile', root }),
-    });
-    expect(library.status).toBe(200);
+    server = await startServer({ dataDir });
+    authorization = await claim(server.base);
     const scanned = performance.now();
+    await createLibrary(server.base, authorization, { name: 'Hostile', root });
     const analysed = await waitFor(async () => {
-      const page = (await (await fetch(`${url}/api/v1/books?unpaged=true`, { headers: auth })).json()) as {
+      const page = (await (
+        await fetch(`${server.base}/api/v1/books?unpaged=true`, { headers: { authorization } })
+      ).json()) as {
         content: Book[];
       };
       const done = page.content.filter((b) => b.media.status !== 'UNKNOWN');
@@ -143,13 +91,9 @@ describe.skipIf(!existsSync(MAIN))('hostile books (built server in a child proce
   }, 90_000);
 
   afterAll(async () => {
-    console.log(
-      'hostile-books timings (ms):',
-      timings,
-      'peak RSS (MB):',
-      child?.pid && memory(child.pid, 'VmHWM') / MiB,
-    );
-    child?.kill('SIGTERM');
+    if (server)
+      console.log('hostile-books timings (ms):', timings, 'peak RSS (MiB):', (await memoryMb(server.pid)).hwm);
+    await server?.stop();
     await rm(root, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -231,7 +175,7 @@ describe.skipIf(!existsSync(MAIN))('hostile books (built server in a child proce
     expect(b.media.comment).toBe('ERR_1008 [50000 spine items, over the limit of 10000]');
   });
 
-  it('keeps the server under its memory bound through all of the above', () => {
-    expect(memory(child.pid!, 'VmHWM')).toBeLessThan(PEAK_RSS_BOUND);
+  it('keeps the server under its memory bound through all of the above', async () => {
+    expect((await memoryMb(server.pid)).hwm).toBeLessThan(PEAK_RSS_BOUND_MB);
   });
 });
