@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Config } from './config.js';
+import { setMediaLimits } from './media/limits.js';
 import { openDatabase } from './db/database.js';
 import { createEventBus } from './events/bus.js';
 import { createLogger } from './logging.js';
@@ -63,6 +64,7 @@ export interface QuireApp {
 
 /** The composition root shared by serve.ts and the tests: config → db → services → HTTP. */
 export async function createApp(config: Config, opts: { onShutdown?: () => void } = {}): Promise<QuireApp> {
+  setMediaLimits(config.mediaLimits);
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(join(config.dataDir, 'thumbnails'), { recursive: true });
   const logging = await createLogger(config);

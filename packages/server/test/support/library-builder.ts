@@ -7,12 +7,15 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { zipBuffer as writeZipBuffer } from './zip-writer.mjs';
 
-export interface ZipEntry {
-  name: string;
-  data: Uint8Array;
-  /** Deflate instead of store (images are stored, as most CBZ tools do). */
-  deflate?: boolean;
-}
+export type ZipEntry =
+  | {
+      name: string;
+      data: Uint8Array;
+      /** Deflate instead of store (images are stored, as most CBZ tools do). */
+      deflate?: boolean;
+    }
+  /** Already deflated, `size` being what the headers declare (hostile-files.ts). */
+  | { name: string; deflated: { body: Uint8Array; size: number; crc: number } };
 
 /** A plain ZIP in one buffer (see zip-writer.mjs). */
 export function zipBuffer(entries: readonly ZipEntry[]): Buffer {

@@ -54,6 +54,18 @@ export function checkAccess(user: CurrentUser, target: { libraryId: string } & R
   if (accessTo(user, target) !== 'ok') throw forbidden();
 }
 
+/**
+ * Aborts when the client goes away before its answer is sent: the page's inflating and decoding stop with it
+ * (issue 11: abandoned requests for a bomb kept growing the process).
+ */
+function untilClientLeaves(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client went away'));
+  });
+  return controller.signal;
+}
+
 /** `convert=jpeg|png` in any case; "" ignored; anything else 400 (api.md §1.9). */
 function conversion(value: string | undefined): 'jpeg' | 'png' | undefined {
   if (value === undefined || value === '') return undefined;
@@ -278,7 +290,7 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
       const negotiate = req.query.contentNegotiation !== false;
       const pdf = negotiate && mediaProfileOf(book.media.mediaType) === 'PDF' && prefersPdf(req.headers.accept);
-      const content = await books.pages.page(book, n, { convert, pdf });
+      const content = await books.pages.page(book, n, { convert, pdf, signal: untilClientLeaves(reply) });
       return sendContent(reply, content.bytes, content.mediaType, pageFileName(book.name, n, content.mediaType));
     },
   );
@@ -290,7 +302,7 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
       const book = await visibleBook(req, req.params.bookId);
       if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
-      const content = await books.pages.raw(book, n);
+      const content = await books.pages.raw(book, n, { signal: untilClientLeaves(reply) });
       return sendContent(reply, content.bytes, content.mediaType, pageFileName(book.name, n, content.mediaType));
     },
   );
@@ -302,7 +314,7 @@ export const bookRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> =
       const book = await visibleBook(req, req.params.bookId);
       if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
-      const content = await books.pages.thumbnail(book, n);
+      const content = await books.pages.thumbnail(book, n, { signal: untilClientLeaves(reply) });
       return reply.type(content.mediaType).send(content.bytes);
     },
   );
