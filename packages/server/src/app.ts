@@ -9,7 +9,7 @@ import { createEventBus } from './events/bus.js';
 import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
-import { createTaskQueue } from './tasks/queue.js';
+import { createTaskQueue, type TaskQueue } from './tasks/queue.js';
 import { createWorkerPool } from './tasks/worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
@@ -55,6 +55,11 @@ import { MetadataEditing } from './metadata/metadata-editing.js';
 export interface QuireApp {
   http: FastifyInstance;
   deps: AppDeps;
+  /**
+   * The task queue whole: routes see only its TaskEmitter & TaskCancellation ports (deps.tasks), while the tests
+   * that wait for it to drain, or look at what is queued, need its counts.
+   */
+  tasks: TaskQueue;
   /** Effective port and context path (the database settings win over the environment). */
   port: number;
   contextPath: string;
@@ -275,6 +280,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   return {
     http,
     deps,
+    tasks,
     port,
     contextPath,
     async listen() {

@@ -5,17 +5,7 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { zipBuffer as writeZipBuffer } from './zip-writer.mjs';
-
-export type ZipEntry =
-  | {
-      name: string;
-      data: Uint8Array;
-      /** Deflate instead of store (images are stored, as most CBZ tools do). */
-      deflate?: boolean;
-    }
-  /** Already deflated, `size` being what the headers declare (hostile-files.ts). */
-  | { name: string; deflated: { body: Uint8Array; size: number; crc: number } };
+import { zipBuffer as writeZipBuffer, type ZipEntry } from './zip-writer.mjs';
 
 /** A plain ZIP in one buffer (see zip-writer.mjs). */
 export function zipBuffer(entries: readonly ZipEntry[]): Buffer {

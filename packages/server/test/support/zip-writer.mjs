@@ -6,6 +6,12 @@
 import { open } from 'node:fs/promises';
 import zlib from 'node:zlib';
 
+/**
+ * One file of the archive; `deflate` compresses it instead of storing it, `crc` is its CRC-32 when known already.
+ * @typedef {{ name: string, data: Uint8Array, deflate?: boolean, crc?: number, deflated?: undefined }
+ *   | { name: string, deflated: { body: Uint8Array, size: number, crc: number }, data?: undefined, deflate?: undefined, crc?: undefined }} ZipEntry
+ */
+
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
@@ -16,17 +22,21 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-/** CRC-32 of `data` (zlib's native one when this Node has it, ≥ 20.15). */
+/**
+ * CRC-32 of `data` (zlib's native one when this Node has it, ≥ 20.15).
+ * @param {Uint8Array} data
+ */
 export function crc32(data) {
   if (typeof zlib.crc32 === 'function') return zlib.crc32(data) >>> 0;
   let c = 0xffffffff;
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
+  for (const byte of data) c = /** @type {number} */ (CRC_TABLE[(c ^ byte) & 0xff]) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
 /**
  * The pieces of a ZIP file, in order (write them with `writev`, or `Buffer.concat` them).
  * `entries`: `{ name, data, deflate?, crc? }`; images are stored, as most CBZ tools do.
+ * @param {readonly ZipEntry[]} entries
  */
 export function zipParts(entries) {
   const parts = [];
@@ -98,12 +108,19 @@ export function zipParts(entries) {
   return parts;
 }
 
-/** A whole ZIP file in one buffer. */
+/**
+ * A whole ZIP file in one buffer.
+ * @param {readonly ZipEntry[]} entries
+ */
 export function zipBuffer(entries) {
   return Buffer.concat(zipParts(entries));
 }
 
-/** Writes a ZIP to `path` without concatenating it first; returns its size in bytes. */
+/**
+ * Writes a ZIP to `path` without concatenating it first; returns its size in bytes.
+ * @param {string} path
+ * @param {readonly ZipEntry[]} entries
+ */
 export async function writeZip(path, entries) {
   const parts = zipParts(entries);
   const fh = await open(path, 'w');
