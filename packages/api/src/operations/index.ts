@@ -1,10 +1,18 @@
 import { apiDocsOperations } from './api-docs.js';
 import { libraryOperations } from './libraries.js';
+import { bookOperations } from './books.js';
+import { seriesOperations } from './series.js';
+import { webPubOperations } from './webpub-manifest.js';
+import { mihonOperations } from './mihon.js';
 import type { Operation } from './operation.js';
 
 export * from './operation.js';
 export * from './api-docs.js';
 export * from './libraries.js';
+export * from './books.js';
+export * from './series.js';
+export * from './webpub-manifest.js';
+export * from './mihon.js';
 
 /**
  * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
@@ -13,6 +21,10 @@ export * from './libraries.js';
 export const operations = {
   ...apiDocsOperations,
   ...libraryOperations,
+  ...bookOperations,
+  ...seriesOperations,
+  ...webPubOperations,
+  ...mihonOperations,
 } satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { MEDIATYPE_PROGRESSION_JSON } from '@quire/api';
 import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
 import { cacheControlPlugin } from '../plugins/cache.js';
@@ -24,10 +26,10 @@ import { collectionSeriesRoutes } from './collection-series.js';
 import { readListBookRoutes } from './readlist-books.js';
 import { collectionRoutes } from './collections.js';
 import { readListRoutes } from './readlists.js';
-import { readProgressRoutes } from './read-progress.js';
+import { readProgressHandlers } from './read-progress.js';
 import { referentialRoutes } from './referential.js';
-import { fileDeletionRoutes } from './file-deletion.js';
-import { metadataRoutes } from './metadata.js';
+import { fileDeletionHandlers } from './file-deletion.js';
+import { metadataHandlers } from './metadata.js';
 import { fontRoutes } from './fonts.js';
 import { webRoutes } from './web.js';
 
@@ -53,12 +55,22 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(sseRoutes, deps);
   await app.register(clientSettingsRoutes, deps);
   await app.register(taskRoutes, deps);
-  await app.register(async (scope) =>
+  await app.register(async (scope) => {
+    // Bodies other than JSON: poster uploads, and Readium progressions with their own media type.
+    if (!scope.hasContentTypeParser('multipart/form-data')) await scope.register(multipart);
+    scope.addContentTypeParser(
+      MEDIATYPE_PROGRESSION_JSON,
+      { parseAs: 'string' },
+      scope.getDefaultJsonParser('error', 'error'),
+    );
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),
-    }),
-  );
+      ...readProgressHandlers({ reading: deps.reading }),
+      ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
+      ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
+    });
+  });
   await app.register(filesystemRoutes, deps);
   await app.register(thumbnailRoutes, deps);
   await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
@@ -67,10 +79,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(readListBookRoutes, deps);
   await app.register(collectionRoutes, deps);
   await app.register(readListRoutes, deps);
-  await app.register(readProgressRoutes, deps);
   await app.register(referentialRoutes, deps);
-  await app.register(fileDeletionRoutes, deps);
-  await app.register(metadataRoutes, deps);
   await app.register(fontRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
