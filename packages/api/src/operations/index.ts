@@ -4,6 +4,8 @@ import { bookOperations } from './books.js';
 import { seriesOperations } from './series.js';
 import { webPubOperations } from './webpub-manifest.js';
 import { mihonOperations } from './mihon.js';
+import { bookPosterOperations } from './book-poster.js';
+import { seriesPosterOperations } from './series-poster.js';
 import type { Operation } from './operation.js';
 
 export * from './operation.js';
@@ -13,6 +15,8 @@ export * from './books.js';
 export * from './series.js';
 export * from './webpub-manifest.js';
 export * from './mihon.js';
+export * from './book-poster.js';
+export * from './series-poster.js';
 
 /**
  * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
@@ -25,6 +29,8 @@ export const operations = {
   ...seriesOperations,
   ...webPubOperations,
   ...mihonOperations,
+  ...bookPosterOperations,
+  ...seriesPosterOperations,
 } satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

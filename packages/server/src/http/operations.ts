@@ -55,6 +55,9 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
     const entry = handlers[id] as Handler<Operation>;
     const { handler, options } = typeof entry === 'function' ? { handler: entry, options: {} } : entry;
     const onRequest = accessHook(app, operation.access);
+    // A multipart body is read part by part by its handler (uploads are streamed, not parsed into an object), so
+    // Fastify cannot validate it; its schema is shown in the document through `openapiBody`.
+    const multipart = operation.consumes?.includes('multipart/form-data') ?? false;
     app.route({
       method: operation.method,
       url: routeUrl(operation),
@@ -67,7 +70,7 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
         ...(operation.params ? { params: operation.params } : {}),
         ...(operation.query ? { querystring: operation.query } : {}),
         ...(operation.headers ? { headers: operation.headers } : {}),
-        ...(operation.body ? { body: operation.body } : {}),
+        ...(operation.body && !multipart ? { body: operation.body } : {}),
         ...(operation.consumes ? { consumes: [...operation.consumes] } : {}),
         ...(operation.produces ? { produces: [...operation.produces] } : {}),
         response: operation.responses,
@@ -76,7 +79,11 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
       ...(onRequest ? { onRequest } : {}),
       ...(operation.restParam ? { preValidation: restParamHook(operation.restParam) } : {}),
       ...options,
-      config: { ...options.config, openapiPath: operation.path },
+      config: {
+        ...options.config,
+        openapiPath: operation.path,
+        ...(multipart && operation.body ? { openapiBody: operation.body } : {}),
+      },
       handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
     });
   }
@@ -133,7 +140,7 @@ export async function registerApiDocs(app: FastifyInstance, info: { version: str
     },
     hideUntagged: true,
     transform: ({ schema, url, route }) => ({
-      schema,
+      schema: route.config?.openapiBody ? { ...schema, body: route.config.openapiBody } : schema,
       url: route.config?.openapiPath ?? url,
     }),
   });

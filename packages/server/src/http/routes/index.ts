@@ -19,7 +19,7 @@ import { taskRoutes } from './tasks.js';
 import { libraryHandlers } from './libraries.js';
 import { registerApiDocs, registerOperations } from '../operations.js';
 import { filesystemRoutes } from './filesystem.js';
-import { thumbnailRoutes } from './thumbnails.js';
+import { thumbnailHandlers } from './thumbnails.js';
 import { bookRoutes } from './books.js';
 import { seriesRoutes } from './series.js';
 import { collectionSeriesRoutes } from './collection-series.js';
@@ -69,10 +69,10 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...readProgressHandlers({ reading: deps.reading }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
       ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
+      ...thumbnailHandlers({ thumbnails: deps.thumbnails }),
     });
   });
   await app.register(filesystemRoutes, deps);
-  await app.register(thumbnailRoutes, deps);
   await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
   await app.register(seriesRoutes, deps);
   await app.register(collectionSeriesRoutes, deps);

@@ -18,11 +18,7 @@ type ReadProgressOperation =
  * Read progress (api.md §3.2-3.5, engine.md §13): per book, per series, Readium progression and the
  * Mihon/Tachiyomi helpers. Every operation is for any authenticated user, on what he may see (403/404 otherwise).
  */
-export function readProgressHandlers({
-  reading,
-}: {
-  reading: ReadProgressService;
-}): Handlers<ReadProgressOperation> {
+export function readProgressHandlers({ reading }: { reading: ReadProgressService }): Handlers<ReadProgressOperation> {
   return {
     markBookReadProgress: async (req, reply) => {
       await reading.update(req.user, req.params.bookId, req.body);
