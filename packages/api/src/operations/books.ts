@@ -1,13 +1,118 @@
-import { BookIdParams } from '../books.js';
+import { BookDto, BookIdParams, PageBookDto, PagingQuery } from '../books.js';
+import { BookLatestQuery, BookListQuery, BookOnDeckQuery, BookSearch, ListPagingQuery } from '../search.js';
 import { BookMetadataBatchUpdateDto, BookMetadataUpdateDto } from '../metadata.js';
 import { ReadProgressUpdateDto } from '../progress.js';
-import { accepted, defineOperation, noContent } from './operation.js';
+import { accepted, binary, defineOperation, noContent } from './operation.js';
 
 /** /api/v1/books (api.md §3.3): details, lists, downloads, edits, read progress, analysis and deletion. */
 const tags = ['Books'] as const;
 const byId = '/api/v1/books/{bookId}';
 
+const download = {
+  method: 'GET',
+  tags,
+  access: 'FILE_DOWNLOAD',
+  params: BookIdParams,
+  responses: { 200: binary('The book file') },
+  produces: ['application/octet-stream'],
+} as const;
+
 export const bookOperations = {
+  getBooks: defineOperation({
+    operationId: 'getBooks',
+    method: 'POST',
+    path: '/api/v1/books/list',
+    tags,
+    summary: 'List books',
+    access: 'user',
+    query: ListPagingQuery,
+    body: BookSearch,
+    responses: { 200: PageBookDto },
+  }),
+  getAllBooksDeprecated: defineOperation({
+    operationId: 'getAllBooksDeprecated',
+    method: 'GET',
+    path: '/api/v1/books',
+    tags: ['Books', 'Deprecated'],
+    summary: 'List books',
+    deprecated: true,
+    access: 'user',
+    query: BookListQuery,
+    responses: { 200: PageBookDto },
+  }),
+  getBooksLatest: defineOperation({
+    operationId: 'getBooksLatest',
+    method: 'GET',
+    path: '/api/v1/books/latest',
+    tags,
+    summary: 'List latest books',
+    access: 'user',
+    query: BookLatestQuery,
+    responses: { 200: PageBookDto },
+  }),
+  getBooksOnDeck: defineOperation({
+    operationId: 'getBooksOnDeck',
+    method: 'GET',
+    path: '/api/v1/books/ondeck',
+    tags,
+    summary: 'List books on deck',
+    access: 'user',
+    query: BookOnDeckQuery,
+    responses: { 200: PageBookDto },
+  }),
+  getBooksDuplicates: defineOperation({
+    operationId: 'getBooksDuplicates',
+    method: 'GET',
+    path: '/api/v1/books/duplicates',
+    tags,
+    summary: 'List duplicate books',
+    access: 'ADMIN',
+    query: PagingQuery,
+    responses: { 200: PageBookDto },
+  }),
+  getBookById: defineOperation({
+    operationId: 'getBookById',
+    method: 'GET',
+    path: byId,
+    tags,
+    summary: 'Get book details',
+    access: 'user',
+    params: BookIdParams,
+    responses: { 200: BookDto },
+  }),
+  getBookSiblingNext: defineOperation({
+    operationId: 'getBookSiblingNext',
+    method: 'GET',
+    path: `${byId}/next`,
+    tags,
+    summary: 'Get next book in series',
+    access: 'user',
+    params: BookIdParams,
+    responses: { 200: BookDto },
+  }),
+  getBookSiblingPrevious: defineOperation({
+    operationId: 'getBookSiblingPrevious',
+    method: 'GET',
+    path: `${byId}/previous`,
+    tags,
+    summary: 'Get previous book in series',
+    access: 'user',
+    params: BookIdParams,
+    responses: { 200: BookDto },
+  }),
+  downloadBookFile: defineOperation({ ...download, operationId: 'downloadBookFile', path: `${byId}/file` }),
+  /** The same download, with a file name at the end of the path for clients that name the file after it. */
+  downloadBookFile_1: defineOperation({ ...download, operationId: 'downloadBookFile_1', path: `${byId}/file/*` }),
+  bookAnalyze: defineOperation({
+    operationId: 'bookAnalyze',
+    method: 'POST',
+    path: `${byId}/analyze`,
+    tags,
+    summary: 'Analyze book',
+    access: 'ADMIN',
+    params: BookIdParams,
+    responses: accepted,
+  }),
   updateBookMetadata: defineOperation({
     operationId: 'updateBookMetadata',
     method: 'PATCH',

@@ -4,6 +4,7 @@ import { bookOperations } from './books.js';
 import { seriesOperations } from './series.js';
 import { webPubOperations } from './webpub-manifest.js';
 import { mihonOperations } from './mihon.js';
+import { bookPageOperations } from './book-pages.js';
 import { bookPosterOperations } from './book-poster.js';
 import { seriesPosterOperations } from './series-poster.js';
 import type { Operation } from './operation.js';
@@ -15,6 +16,7 @@ export * from './books.js';
 export * from './series.js';
 export * from './webpub-manifest.js';
 export * from './mihon.js';
+export * from './book-pages.js';
 export * from './book-poster.js';
 export * from './series-poster.js';
 
@@ -29,6 +31,7 @@ export const operations = {
   ...seriesOperations,
   ...webPubOperations,
   ...mihonOperations,
+  ...bookPageOperations,
   ...bookPosterOperations,
   ...seriesPosterOperations,
 } satisfies Record<string, Operation>;

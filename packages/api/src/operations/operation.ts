@@ -70,7 +70,8 @@ type StaticOf<S> = S extends TSchema ? Static<S> : never;
 /** An answer with no body (204, 202, a redirect). */
 export const empty = (description: string) => Type.Null({ description });
 /** An answer of bytes (a page, a file, a poster): the server sends a Buffer or a stream, never JSON. */
-export const binary = (description = 'bytes') => Type.Unsafe<Uint8Array>({ description });
+export const binary = (description = 'bytes') =>
+  Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary', description });
 
 /**
  * A multipart upload with its `file` part. Its handler reads the parts as a stream, so the server does not validate

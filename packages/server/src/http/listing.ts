@@ -60,8 +60,11 @@ export function toListPage<T>(content: T[], total: number, req: PageRequest, sor
   };
 }
 
+/** The reads that turn a list query's ids into DTOs. */
+type ListReads = { books: Pick<AppDeps['books'], 'queries' | 'series'> };
+
 /** A page of SeriesDto for the ids of a list query. */
-export async function seriesPage(deps: AppDeps, req: FastifyRequest, found: IdPage, page: PageRequest) {
+export async function seriesPage(deps: ListReads, req: FastifyRequest, found: IdPage, page: PageRequest) {
   const user = req.user!;
   const views = await deps.books.series.findMany(found.ids, user.id);
   return toListPage<SeriesDto>(
@@ -73,7 +76,7 @@ export async function seriesPage(deps: AppDeps, req: FastifyRequest, found: IdPa
 }
 
 /** A page of BookDto for the ids of a list query. */
-export async function bookPage(deps: AppDeps, req: FastifyRequest, found: IdPage, page: PageRequest) {
+export async function bookPage(deps: ListReads, req: FastifyRequest, found: IdPage, page: PageRequest) {
   const user = req.user!;
   const views = await deps.books.queries.findMany(found.ids, user.id);
   return toListPage<BookDto>(

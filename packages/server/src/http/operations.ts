@@ -139,6 +139,16 @@ export async function registerApiDocs(app: FastifyInstance, info: { version: str
       security: [{ basicAuth: [] }, { apiKey: [] }],
     },
     hideUntagged: true,
+    // Spring writes a trailing wildcard as a literal `*` (`/books/{bookId}/file/*`), @fastify/swagger as `{*}`.
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      const paths = Object.entries(openapiObject.paths ?? {}).map(([path, item]) => [
+        path.replace(/\{\*\}$/, '*'),
+        item,
+      ]);
+      return { ...openapiObject, paths: Object.fromEntries(paths) };
+    },
     transform: ({ schema, url, route }) => ({
       schema: route.config?.openapiBody ? { ...schema, body: route.config.openapiBody } : schema,
       url: route.config?.openapiPath ?? url,

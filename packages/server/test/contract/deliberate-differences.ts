@@ -13,11 +13,59 @@ const uploadRequired = {
     "Komga refuses an upload without its file part too (400 Required part 'file'); its document does not mark the body required",
 };
 
+/**
+ * Readium links nest: a page's `alternate` (the page converted to JPEG) and a table of contents' `children` are links
+ * too. Komga's manifests carry them as well; its document leaves them out of WPLinkDto.
+ */
+const nestedLinks = Object.fromEntries(
+  [
+    'images[]',
+    'landmarks[]',
+    'links[]',
+    'metadata.belongsTo.collection[].links[]',
+    'metadata.belongsTo.series[].links[]',
+    'pageList[]',
+    'readingOrder[]',
+    'resources[]',
+    'toc[]',
+  ].flatMap((at) =>
+    ['alternate', 'children'].map((key) => [
+      `response 200.${at}.${key}: extra`,
+      'Readium links nest (a page and its JPEG alternate, a chapter and its sections); Komga sends them too',
+    ]),
+  ),
+);
+const pageNumbering = {
+  'parameter query zero_based: extra':
+    'Quire counts pages from 0 with zero_based on the raw page and the page thumbnail too, as on the page',
+};
+
 export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   getBookProgression: {
     'response 200.locator.locations.fragments: optional (required in Komga)':
       'One schema serves PUT, where clients may leave fragments out; the answer always carries it (empty when unknown)',
     'response 204: extra': 'Komga answers 204 too when the book has no progression yet; its document does not say so',
+  },
+  getAllBooksDeprecated: {
+    'parameter query deleted: extra':
+      'Mihon sends deleted=false meaning live books only, as on every other list; Komga ignores it and lists deleted books',
+  },
+  getBookPageByNumber: {
+    ...imageAnswer,
+    'parameter header Accept: type "string" ≠ "array"':
+      "An Accept header is one text on the wire; Komga's document gives Spring's parsed list of media types",
+    'parameter query convert: enum [] ≠ [jpeg, png]':
+      "Read in any letter case and ignored when empty (api.md §1.9); any other value is refused with Komga's message",
+  },
+  getBookPageRawByNumber: pageNumbering,
+  getBookPageThumbnailByNumber: { ...imageAnswer, ...pageNumbering },
+  getBookWebPubManifest: nestedLinks,
+  getBookWebPubManifestDivina: nestedLinks,
+  getBookWebPubManifestEpub: nestedLinks,
+  getBookWebPubManifestPdf: nestedLinks,
+  getBookPositions: {
+    'response 200.positions[].locations.fragments: optional (required in Komga)':
+      "The locator type is the web reader's too, whose own locators may lack fragments; the answer always carries it",
   },
   getBookThumbnail: imageAnswer,
   getBookThumbnailById: imageAnswer,

@@ -20,8 +20,8 @@ import { libraryHandlers } from './libraries.js';
 import { registerApiDocs, registerOperations } from '../operations.js';
 import { filesystemRoutes } from './filesystem.js';
 import { thumbnailHandlers } from './thumbnails.js';
-import { bookRoutes } from './books.js';
-import { seriesRoutes } from './series.js';
+import { bookHandlers } from './books.js';
+import { seriesHandlers } from './series.js';
 import { collectionSeriesRoutes } from './collection-series.js';
 import { readListBookRoutes } from './readlist-books.js';
 import { collectionRoutes } from './collections.js';
@@ -70,11 +70,22 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
       ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
       ...thumbnailHandlers({ thumbnails: deps.thumbnails }),
+      ...bookHandlers({
+        books: deps.books,
+        analyzer: deps.books.analyzer,
+        browse: deps.browse,
+        files: deps.libraries.files,
+        contextPath: opts.contextPath,
+      }),
+      ...seriesHandlers({
+        books: deps.books,
+        analyzer: deps.books.analyzer,
+        browse: deps.browse,
+        files: deps.libraries.files,
+      }),
     });
   });
   await app.register(filesystemRoutes, deps);
-  await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
-  await app.register(seriesRoutes, deps);
   await app.register(collectionSeriesRoutes, deps);
   await app.register(readListBookRoutes, deps);
   await app.register(collectionRoutes, deps);
