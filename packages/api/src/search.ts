@@ -279,9 +279,8 @@ const seriesFilters = {
   author: list(Type.String()),
 };
 
-/** `GET /api/v1/series` and `/series/alphabetical-groups` (deprecated filters). */
-export const SeriesListQuery = Type.Object({
-  ...sortable,
+/** The deprecated GET filters of series lists and their alphabetical groups. */
+const seriesListFilters = {
   ...seriesFilters,
   search: Type.Optional(Type.String()),
   /** `regex,TITLE|TITLE_SORT`. */
@@ -289,18 +288,14 @@ export const SeriesListQuery = Type.Object({
   collection_id: list(Type.String()),
   sharing_label: list(Type.String()),
   oneshot: flag,
-});
+};
+
+/** `GET /api/v1/series` (deprecated filters). */
+export const SeriesListQuery = Type.Object({ ...sortable, ...seriesListFilters });
 export type SeriesListQuery = Static<typeof SeriesListQuery>;
 
 /** `GET /api/v1/series/alphabetical-groups` (deprecated filters; no paging: every group is counted). */
-export const SeriesGroupsQuery = Type.Object({
-  ...seriesFilters,
-  search: Type.Optional(Type.String()),
-  search_regex: Type.Optional(Type.String()),
-  collection_id: list(Type.String()),
-  sharing_label: list(Type.String()),
-  oneshot: flag,
-});
+export const SeriesGroupsQuery = Type.Object(seriesListFilters);
 export type SeriesGroupsQuery = Static<typeof SeriesGroupsQuery>;
 
 /** `GET /api/v1/series/latest`, `/new`, `/updated`. */

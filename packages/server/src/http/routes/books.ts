@@ -19,7 +19,7 @@ import { bookFilterCondition, bookPage, pageRequest } from '../listing.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
 /** The requested orders; with none, relevance when there is a full-text search (api.md §1.4). */
-function ordersOf(sort: string[] | undefined, fullText: string | null | undefined): SortOrder[] {
+export function ordersOf(sort: string[] | undefined, fullText: string | null | undefined): SortOrder[] {
   const orders = parseSort(sort);
   if (orders.length === 0 && fullText && fullText.trim() !== '') return [{ property: 'relevance', descending: false }];
   return orders;

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SearchConditionSeries } from '@quire/api';
 import type { Operations, seriesOperations } from '@quire/api/operations';
 import { listContext } from '../../db/queries/conditions.js';
-import { parseSort, type SortOrder } from '../../db/queries/sort.js';
+import { parseSort } from '../../db/queries/sort.js';
 import { notFound } from '../../domain/errors.js';
 import { isAdmin } from '../../domain/user.js';
 import type { BookAnalyzer } from '../../library/book-analyzer.js';
@@ -12,14 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { toSeriesDto } from '../mappers/series.js';
 import { bookFilterCondition, bookPage, pageRequest, seriesFilterCondition, seriesPage } from '../listing.js';
 import type { Handlers, OperationIdsOf, OperationRequest } from '../operations.js';
-import { checkAccess } from './books.js';
-
-/** The requested orders; with none, relevance when there is a full-text search (api.md §1.4). */
-function ordersOf(sort: string[] | undefined, fullText: string | null | undefined): SortOrder[] {
-  const orders = parseSort(sort);
-  if (orders.length === 0 && fullText && fullText.trim() !== '') return [{ property: 'relevance', descending: false }];
-  return orders;
-}
+import { checkAccess, ordersOf } from './books.js';
 
 /** `search_regex=regex,FIELD` (split on the last comma; TITLE or TITLE_SORT, any case), else ignored. */
 function regexOf(value: string | undefined): { pattern: string; field: 'title' | 'titleSort' } | null {
