@@ -14,8 +14,7 @@ import { infiniteList, pageQuery, type PageParams } from './books';
 /** Series (api.md §3.2, §5): detail, the search list, alphabetical groups, new and updated series. */
 export type { GroupCountDto, SeriesDto, SeriesSearch, SeriesStatus };
 
-/** Series statuses in the order the filters offer them. */
-export const SERIES_STATUSES = ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'] as const satisfies readonly SeriesStatus[];
+export { SERIES_STATUSES } from '@quire/api/constants';
 
 /** The condition tree of a series search: the server's request schema, as a type. */
 export type SeriesCondition = SearchConditionSeries;
