@@ -100,7 +100,7 @@ export const DirectoryRequestDto = Type.Object({
 export type DirectoryRequestDto = Static<typeof DirectoryRequestDto>;
 
 export const PathDto = Type.Object({
-  type: Type.Union([Type.Literal('directory'), Type.Literal('file')]),
+  type: Type.Enum(['directory', 'file']),
   name: Type.String(),
   path: Type.String(),
 });

@@ -8,7 +8,7 @@ import { PageDto, type Page } from './common.js';
 
 export const AgeRestrictionDto = Type.Object({
   age: Type.Integer(),
-  restriction: Type.Union([Type.Literal('ALLOW_ONLY'), Type.Literal('EXCLUDE')]),
+  restriction: Type.Enum(['ALLOW_ONLY', 'EXCLUDE']),
 });
 export type AgeRestrictionDto = Static<typeof AgeRestrictionDto>;
 

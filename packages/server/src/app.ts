@@ -14,6 +14,9 @@ import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
 import { createScheduler } from './tasks/scheduler.js';
 import { ClientSettingsRepository } from './db/repositories/client-settings.js';
+import { ClientSettings } from './settings/client-settings.js';
+import { ServerSettingsService } from './settings/settings-service.js';
+import { createFonts } from './fonts/fonts.js';
 import { answerFrameworkError, registerErrorHandling } from './http/plugins/errors.js';
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
@@ -223,7 +226,15 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     settings,
     accounts: createAccounts({ db, events, settings, config }),
     tasks,
-    clientSettings: new ClientSettingsRepository(db),
+    clientSettings: new ClientSettings(new ClientSettingsRepository(db)),
+    // Built during start-up, so `startedWith` is what the running process uses (port, context path).
+    serverSettings: new ServerSettingsService({
+      store: settings,
+      configured: { port: config.port, contextPath: config.contextPath },
+      startedWith: stored,
+      taskPool,
+    }),
+    fonts: createFonts({ dir: join(config.dataDir, 'fonts') }),
     browse,
     libraries,
     thumbnails,
@@ -233,7 +244,6 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     visibility: new VisibilityQueries(db),
     metadata,
     fileDeletion,
-    taskPool,
     logger,
     shutdown: () => {
       if (shuttingDown) return;

@@ -7,6 +7,21 @@ import { mihonOperations } from './mihon.js';
 import { bookPageOperations } from './book-pages.js';
 import { bookPosterOperations } from './book-poster.js';
 import { seriesPosterOperations } from './series-poster.js';
+import { userOperations } from './users.js';
+import { currentUserOperations } from './current-user.js';
+import { apiKeyOperations } from './api-keys.js';
+import { userSessionOperations } from './user-session.js';
+import { claimOperations } from './claim.js';
+import { oauth2Operations } from './oauth2.js';
+import { serverSettingsOperations } from './server-settings.js';
+import { clientSettingsOperations } from './client-settings.js';
+import { managementOperations } from './management.js';
+import { sseOperations } from './sse.js';
+import { taskOperations } from './tasks.js';
+import { filesystemOperations } from './filesystem.js';
+import { fontOperations } from './fonts.js';
+import { announcementOperations } from './announcements.js';
+import { releaseOperations } from './releases.js';
 import type { Operation } from './operation.js';
 
 export * from './operation.js';
@@ -19,6 +34,21 @@ export * from './mihon.js';
 export * from './book-pages.js';
 export * from './book-poster.js';
 export * from './series-poster.js';
+export * from './users.js';
+export * from './current-user.js';
+export * from './api-keys.js';
+export * from './user-session.js';
+export * from './claim.js';
+export * from './oauth2.js';
+export * from './server-settings.js';
+export * from './client-settings.js';
+export * from './management.js';
+export * from './sse.js';
+export * from './tasks.js';
+export * from './filesystem.js';
+export * from './fonts.js';
+export * from './announcements.js';
+export * from './releases.js';
 
 /**
  * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
@@ -34,6 +64,21 @@ export const operations = {
   ...bookPageOperations,
   ...bookPosterOperations,
   ...seriesPosterOperations,
+  ...userOperations,
+  ...currentUserOperations,
+  ...apiKeyOperations,
+  ...userSessionOperations,
+  ...claimOperations,
+  ...oauth2Operations,
+  ...serverSettingsOperations,
+  ...clientSettingsOperations,
+  ...managementOperations,
+  ...sseOperations,
+  ...taskOperations,
+  ...filesystemOperations,
+  ...fontOperations,
+  ...announcementOperations,
+  ...releaseOperations,
 } satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

@@ -4,7 +4,9 @@ import type { Db } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
 import type { SettingsStore } from '../domain/settings.js';
 import type { Accounts } from '../accounts/index.js';
-import type { ClientSettingsRepository } from '../db/repositories/client-settings.js';
+import type { ClientSettings } from '../settings/client-settings.js';
+import type { ServerSettingsService } from '../settings/settings-service.js';
+import type { Fonts } from '../fonts/fonts.js';
 import type { TaskCancellation, TaskEmitter } from '../tasks/emitter.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
@@ -38,7 +40,11 @@ export interface AppDeps {
   settings: SettingsStore;
   accounts: Accounts;
   tasks: TaskEmitter & TaskCancellation;
-  clientSettings: ClientSettingsRepository;
+  clientSettings: ClientSettings;
+  /** Server settings as the administrator sees and changes them. */
+  serverSettings: ServerSettingsService;
+  /** The EPUB reader's fonts (embedded and the data folder's). */
+  fonts: Fonts;
   /** Book and series posters (library/thumbnails.ts). */
   thumbnails: Thumbnails;
   /** Collections of series and read lists of books, with their posters. */
@@ -75,8 +81,6 @@ export interface AppDeps {
   browse: Browse;
   /** Which series, books, collections and read lists a user may see (live events are narrowed by it). */
   visibility: VisibilityQueries;
-  /** The task workers of this process; resized live when the task pool size setting changes. */
-  taskPool: { resize(size: number): void };
   logger: FastifyBaseLogger;
   /** Stops the process gracefully (POST /actuator/shutdown). */
   shutdown(): void;

@@ -37,7 +37,8 @@ export type HandlerFunction<O extends Operation> = (
 
 /** A handler, or a handler with route options its operation needs (a larger body limit for an upload…). */
 export type Handler<O extends Operation> =
-  HandlerFunction<O> | { handler: HandlerFunction<O>; options: Pick<RouteShorthandOptions, 'bodyLimit' | 'config'> };
+  | HandlerFunction<O>
+  | { handler: HandlerFunction<O>; options: Pick<RouteShorthandOptions, 'bodyLimit' | 'config' | 'exposeHeadRoute'> };
 
 /** Handlers for a set of operations: one for each, no more. */
 export type Handlers<Id extends OperationId> = { [K in Id]: Handler<Operations[K]> };

@@ -54,7 +54,8 @@ interface Parameter {
 }
 
 function diffParameters(ours: OpenApiDocument, theirs: OpenApiDocument, a: Json, b: Json): string[] {
-  const key = (p: Parameter) => `${p.in} ${p.name}`;
+  // Header names are case-insensitive (RFC 9110 §5.1); Fastify declares them in lower case.
+  const key = (p: Parameter) => `${p.in} ${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
   // Headers a client sends for authentication or content negotiation are not parameters of the contract.
   const list = (op: Json) => ((op.parameters as Parameter[] | undefined) ?? []).filter((p) => p.in !== 'cookie');
   const mine = new Map(list(a).map((p) => [key(p), p]));

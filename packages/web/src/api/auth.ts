@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UserDto } from '@quire/api';
-import { api, ApiError } from './client';
+import { ApiError, client } from './client';
 import { libraryKeys } from './libraries';
 
 export const authKeys = {
@@ -19,7 +19,7 @@ export const authQueries = {
       queryKey: authKeys.me,
       queryFn: async (): Promise<UserDto | null> => {
         try {
-          return await api<UserDto>('/api/v2/users/me');
+          return await client.get('/api/v2/users/me');
         } catch (e) {
           if (e instanceof ApiError && e.status === 401) return null;
           throw e;
@@ -31,7 +31,7 @@ export const authQueries = {
   claim: () =>
     queryOptions({
       queryKey: authKeys.claim,
-      queryFn: () => api<ClaimStatus>('/api/v1/claim'),
+      queryFn: () => client.get('/api/v1/claim'),
       retry: false,
     }),
 };
@@ -59,9 +59,9 @@ function basic({ email, password }: Credentials): string {
 }
 
 async function logIn(credentials: Credentials & { rememberMe: boolean }): Promise<UserDto> {
-  return api<UserDto>('/api/v2/users/me', {
+  return client.get('/api/v2/users/me', {
     headers: { Authorization: basic(credentials) },
-    query: { 'remember-me': credentials.rememberMe },
+    query: { 'remember-me': String(credentials.rememberMe) },
   });
 }
 
@@ -82,8 +82,7 @@ export function useClaim() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (credentials: Credentials & { rememberMe: boolean }) => {
-      await api<UserDto>('/api/v1/claim', {
-        method: 'POST',
+      await client.post('/api/v1/claim', {
         headers: { 'X-Komga-Email': credentials.email, 'X-Komga-Password': credentials.password },
       });
       qc.setQueryData<ClaimStatus>(authKeys.claim, { isClaimed: true });
@@ -103,10 +102,17 @@ export function useClaim() {
 export function useLogout() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api<void>('/api/logout', { method: 'POST' }).catch(() => undefined),
+    mutationFn: () => logOut(),
     onSettled: () => forgetSession(qc),
   });
 }
+
+/** Ends the session on the server; a failure is ignored (the client forgets the user anyway). */
+export const logOut = (): Promise<void> =>
+  client.post('/api/logout').then(
+    () => undefined,
+    () => undefined,
+  );
 
 /** Drops every cached answer and marks the user signed out. */
 export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { QuireEventPayloads, QuireEventType } from '@quire/api';
-import { apiUrl } from './client';
+import { operationUrl } from './client';
 import { bookKeys, thumbnailKeys } from './books';
 import { collectionKeys } from './collections';
 import { libraryKeys } from './libraries';
@@ -60,7 +60,7 @@ export function useLiveEvents(enabled: boolean, onSessionExpired: () => void): v
   const qc = useQueryClient();
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
-    const source = new EventSource(apiUrl('/sse/v1/events'), { withCredentials: true });
+    const source = new EventSource(operationUrl('/sse/v1/events'), { withCredentials: true });
     const parse = (e: MessageEvent): unknown => {
       try {
         return JSON.parse(String(e.data));

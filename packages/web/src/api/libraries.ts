@@ -6,7 +6,7 @@ import {
   SERIES_COVERS as ALL_SERIES_COVERS,
   SUGGESTED_DIRECTORY_EXCLUSIONS,
 } from '@quire/api/constants';
-import { api, ApiError, client } from './client';
+import { ApiError, client } from './client';
 
 /** Libraries (api.md §3.1) and the server's folder browser (§9.6). The DTO types come from @quire/api. */
 export type { DirectoryListingDto, LibraryCreationDto, LibraryDto, LibraryUpdateDto, PathDto };
@@ -67,8 +67,7 @@ export const libraryQueries = {
   directory: (path: string) =>
     queryOptions({
       queryKey: filesystemKeys.listing(path),
-      queryFn: () =>
-        api<DirectoryListingDto>('/api/v1/filesystem', { method: 'POST', body: { path, showFiles: false } }),
+      queryFn: () => client.post('/api/v1/filesystem', { body: { path, showFiles: false } }),
       staleTime: 10_000,
     }),
 };

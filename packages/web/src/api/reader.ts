@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BookPageDto, R2PositionsDto, R2ProgressionDto, WPPublicationDto } from '@quire/api';
-import { ApiError, api, apiUrl, client, operationUrl } from './client';
+import { ApiError, apiUrl, client, operationUrl } from './client';
 
 /**
  * What the readers fetch and write (api.md §3.3): a book's pages and their image URLs, page progress
@@ -62,7 +62,7 @@ export const readerQueries = {
       queryKey: readerKeys.fonts(),
       queryFn: async () => {
         try {
-          return await api<string[]>('/api/v1/fonts/families');
+          return await client.get('/api/v1/fonts/families');
         } catch (e) {
           // A server without font families answers 404: the reader then offers the browser's generic families.
           if (e instanceof ApiError && e.status === 404) return [];
@@ -77,7 +77,8 @@ export const useBookPages = (bookId: string) => useQuery(readerQueries.pages(boo
 export const useFontFamilies = (enabled = true) => useQuery({ ...readerQueries.fonts(), enabled });
 
 /** The stylesheet declaring a server font family's faces. */
-export const fontCssUrl = (family: string) => apiUrl(`/api/v1/fonts/resource/${enc(family)}/css`);
+export const fontCssUrl = (family: string) =>
+  operationUrl('/api/v1/fonts/resource/{fontFamily}/css', { params: { fontFamily: family } });
 
 /**
  * `PATCH /books/{id}/read-progress {page}`; the server marks the book read when `page` is the last one.

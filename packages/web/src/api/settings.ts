@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SettingsDto, SettingsRestartRequiredDto, SettingsUpdateDto } from '@quire/api';
-import { api, ApiError } from './client';
+import type { SettingsRestartRequiredDto, SettingsUpdateDto } from '@quire/api';
+import { api, ApiError, client } from './client';
 
 /** Server settings and management (api.md §9.1, §9.4). ADMIN only. */
 
@@ -11,7 +11,7 @@ export const settingsKeys = {
 };
 
 export const settingsQueries = {
-  server: () => queryOptions({ queryKey: settingsKeys.server(), queryFn: () => api<SettingsDto>('/api/v1/settings') }),
+  server: () => queryOptions({ queryKey: settingsKeys.server(), queryFn: () => client.get('/api/v1/settings') }),
   /**
    * Quire extension: which saved settings wait for a restart. `null` when the server does not offer it
    * (404), in which case the screen says in general which settings need a restart.
@@ -21,7 +21,7 @@ export const settingsQueries = {
       queryKey: settingsKeys.restartRequired(),
       queryFn: async (): Promise<SettingsRestartRequiredDto | null> => {
         try {
-          return await api<SettingsRestartRequiredDto>('/api/v1/settings/restart-required');
+          return await client.get('/api/v1/settings/restart-required');
         } catch (e) {
           if (e instanceof ApiError && e.status === 404) return null;
           throw e;
@@ -36,7 +36,7 @@ export const useRestartRequired = () => useQuery(settingsQueries.restartRequired
 export function useUpdateServerSettings() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: SettingsUpdateDto) => api<void>('/api/v1/settings', { method: 'PATCH', body }),
+    mutationFn: (body: SettingsUpdateDto) => client.patch('/api/v1/settings', { body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: settingsKeys.all }),
   });
 }

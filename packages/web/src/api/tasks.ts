@@ -1,6 +1,6 @@
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QuireEventPayloads } from '@quire/api';
-import { api } from './client';
+import { client } from './client';
 import { taskQueueKey } from './events';
 
 /** The server's task queue (api.md §9.8): only observable through the SSE `TaskQueueStatus` event (admins). */
@@ -14,7 +14,7 @@ export const useTaskQueueStatus = () =>
 export function useCancelTasks() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => api<number>('/api/v1/tasks', { method: 'DELETE' }),
+    mutationFn: () => client.delete('/api/v1/tasks'),
     onSuccess: () => {
       // The next TaskQueueStatus event brings the truth; until then, show the queue as empty.
       qc.setQueryData<TaskQueueStatus>(taskQueueKey, { count: 0, countByType: {} });

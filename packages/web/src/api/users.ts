@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiKeyDto, AuthenticationActivityDto, Page, UserCreationDto, UserDto, UserUpdateDto } from '@quire/api';
-import { api, ApiError } from './client';
+import type { UserCreationDto, UserUpdateDto } from '@quire/api';
+import { ApiError, client } from './client';
 
 /** Users, the signed-in user's password, API keys and authentication activity (api.md §2.5, §2.9, §3.7). */
 
@@ -37,28 +37,25 @@ async function orOnNotFound<T, F>(request: Promise<T>, fallback: F): Promise<T |
 }
 
 export const userQueries = {
-  list: () => queryOptions({ queryKey: userKeys.lists(), queryFn: () => api<UserDto[]>('/api/v2/users') }),
+  list: () => queryOptions({ queryKey: userKeys.lists(), queryFn: () => client.get('/api/v2/users') }),
   /** `null` when the user never authenticated (the server answers 404). */
   latestActivity: (userId: string) =>
     queryOptions({
       queryKey: userKeys.latestActivity(userId),
       queryFn: () =>
-        orOnNotFound(
-          api<AuthenticationActivityDto>(`/api/v2/users/${encodeURIComponent(userId)}/authentication-activity/latest`),
-          null,
-        ),
+        orOnNotFound(client.get('/api/v2/users/{id}/authentication-activity/latest', { params: { id: userId } }), null),
     }),
-  apiKeys: () =>
-    queryOptions({ queryKey: userKeys.apiKeys(), queryFn: () => api<ApiKeyDto[]>('/api/v2/users/me/api-keys') }),
+  apiKeys: () => queryOptions({ queryKey: userKeys.apiKeys(), queryFn: () => client.get('/api/v2/users/me/api-keys') }),
   activity: (scope: ActivityScope, p: ActivityPage) =>
     queryOptions({
       queryKey: userKeys.activity(scope, p),
       placeholderData: keepPreviousData,
-      queryFn: () =>
-        api<Page<AuthenticationActivityDto>>(
-          scope === 'me' ? '/api/v2/users/me/authentication-activity' : '/api/v2/users/authentication-activity',
-          { query: { page: p.page, size: p.size, sort: [`${p.sort.property},${p.sort.order}`] } },
-        ),
+      queryFn: () => {
+        const query = { page: p.page, size: p.size, sort: [`${p.sort.property},${p.sort.order}`] };
+        return scope === 'me'
+          ? client.get('/api/v2/users/me/authentication-activity', { query })
+          : client.get('/api/v2/users/authentication-activity', { query });
+      },
     }),
 };
 
@@ -71,7 +68,7 @@ export const useAuthenticationActivity = (scope: ActivityScope, p: ActivityPage)
 export function useCreateUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: UserCreationDto) => api<UserDto>('/api/v2/users', { method: 'POST', body }),
+    mutationFn: (body: UserCreationDto) => client.post('/api/v2/users', { body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: userKeys.lists() }),
   });
 }
@@ -80,7 +77,7 @@ export function useUpdateUser() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...body }: UserUpdateDto & { id: string }) =>
-      api<void>(`/api/v2/users/${encodeURIComponent(id)}`, { method: 'PATCH', body }),
+      client.patch('/api/v2/users/{id}', { params: { id }, body }),
     onSuccess: () => qc.invalidateQueries({ queryKey: userKeys.lists() }),
   });
 }
@@ -88,7 +85,7 @@ export function useUpdateUser() {
 export function useDeleteUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>(`/api/v2/users/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => client.delete('/api/v2/users/{id}', { params: { id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: userKeys.lists() }),
   });
 }
@@ -107,13 +104,12 @@ export function useChangePassword() {
       userId?: string;
       password: string;
       currentPassword?: string;
-    }) =>
-      api<void>(
-        !userId || userId === 'me'
-          ? '/api/v2/users/me/password'
-          : `/api/v2/users/${encodeURIComponent(userId)}/password`,
-        { method: 'PATCH', body: currentPassword === undefined ? { password } : { password, currentPassword } },
-      ),
+    }) => {
+      const body = currentPassword === undefined ? { password } : { password, currentPassword };
+      return !userId || userId === 'me'
+        ? client.patch('/api/v2/users/me/password', { body })
+        : client.patch('/api/v2/users/{id}/password', { params: { id: userId }, body });
+    },
   });
 }
 
@@ -121,7 +117,7 @@ export function useChangePassword() {
 export function useCreateApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (comment: string) => api<ApiKeyDto>('/api/v2/users/me/api-keys', { method: 'POST', body: { comment } }),
+    mutationFn: (comment: string) => client.post('/api/v2/users/me/api-keys', { body: { comment } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: userKeys.apiKeys() }),
   });
 }
@@ -129,8 +125,7 @@ export function useCreateApiKey() {
 export function useDeleteApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (keyId: string) =>
-      api<void>(`/api/v2/users/me/api-keys/${encodeURIComponent(keyId)}`, { method: 'DELETE' }),
+    mutationFn: (keyId: string) => client.delete('/api/v2/users/me/api-keys/{keyId}', { params: { keyId } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: userKeys.apiKeys() }),
   });
 }

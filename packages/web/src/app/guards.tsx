@@ -1,8 +1,7 @@
 import { useCallback } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { api } from '../api/client';
-import { forgetSession, isAdmin, useCurrentUser } from '../api/auth';
+import { forgetSession, isAdmin, logOut, useCurrentUser } from '../api/auth';
 import { useLiveEvents } from '../api/events';
 import { useLibraries } from '../api/libraries';
 import { ErrorState } from '../components/ErrorState';
@@ -31,7 +30,7 @@ export function RequireAuth() {
   const onSessionExpired = useCallback(() => {
     void (async () => {
       await navigate('/login', { replace: true });
-      await api<void>('/api/logout', { method: 'POST' }).catch(() => undefined);
+      await logOut();
       forgetSession(qc);
     })();
   }, [navigate, qc]);

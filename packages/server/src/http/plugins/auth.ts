@@ -1,7 +1,5 @@
 import fp from 'fastify-plugin';
-import { Type } from 'typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import { QuireError } from '../../domain/errors.js';
 import type { Role } from '../../domain/user.js';
@@ -37,15 +35,7 @@ export const authPlugin = fp<AppDeps>(
   async (app, deps) => {
     const { authenticator } = deps.accounts;
     const contextPath = (await deps.settings.get()).serverContextPath ?? deps.config.contextPath;
-    const cookiePath = `${contextPath}/`;
-
-    const cookieOptions = (req: FastifyRequest): CookieSerializeOptions => ({
-      path: cookiePath,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: req.protocol === 'https',
-      encode: (v: string) => v,
-    });
+    const { path: cookiePath, options: cookieOptions } = sessionCookies(contextPath);
 
     const writeSession = (req: FastifyRequest, reply: FastifyReply, sessionId: string) => {
       if (headerMode(req)) reply.header('X-Auth-Token', sessionId);
@@ -161,15 +151,27 @@ export const authPlugin = fp<AppDeps>(
       if (reply.sent) return reply;
     });
     app.decorate('requireRole', requireRole);
-
-    registerLoginRoutes(app, deps, { cookiePath, contextPath, cookieOptions });
   },
   { name: 'quire-auth' },
 );
 
+/** Where the session and remember-me cookies live: under the context path, out of scripts' reach. */
+export function sessionCookies(contextPath: string) {
+  const path = `${contextPath}/`;
+  const options = (req: FastifyRequest): CookieSerializeOptions => ({
+    path,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    encode: (v: string) => v,
+  });
+  return { path, options };
+}
+
 const headerMode = (req: FastifyRequest) => req.headers[AUTH_TOKEN_HEADER] !== undefined;
 
-function sessionIdOf(req: FastifyRequest): string {
+/** The session a request names: `X-Auth-Token` when present, else the session cookie; '' when none. */
+export function sessionIdOf(req: FastifyRequest): string {
   if (headerMode(req)) return headerValue(req.headers[AUTH_TOKEN_HEADER]);
   const cookie = req.cookies[SESSION_COOKIE];
   return cookie ? Buffer.from(cookie, 'base64').toString('utf8') : '';
@@ -197,56 +199,12 @@ export function fromAnotherSite(req: FastifyRequest): boolean {
   return site === 'cross-site' || site === 'same-site';
 }
 
-/**
- * Logout (any method, no authentication needed) and set-cookie (api.md §2.4). Logout ends the session and this
- * browser's remember-me token; a page of another site may not do it (it could otherwise log anyone out).
- */
-function registerLoginRoutes(
-  app: FastifyInstance,
-  deps: AppDeps,
-  h: { cookiePath: string; contextPath: string; cookieOptions(req: FastifyRequest): CookieSerializeOptions },
-) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const noContent = { 204: Type.Null({ description: 'No Content' }) };
-
-  r.route({
-    method: ['GET', 'POST', 'PUT', 'DELETE'],
-    url: '/api/logout',
-    schema: {
-      response: {
-        ...noContent,
-        302: Type.Null({ description: 'Browser navigation: redirect to the login page' }),
-      },
-    },
-    handler: async (req, reply) => {
-      if (fromAnotherSite(req)) return sendError(reply, req, 403, 'Cross-site request refused');
-      await deps.accounts.authenticator.logout(sessionIdOf(req), req.cookies[REMEMBER_ME_COOKIE] ?? '');
-      reply.clearCookie(SESSION_COOKIE, { path: h.cookiePath });
-      reply.clearCookie(REMEMBER_ME_COOKIE, { path: h.cookiePath });
-      const accept = headerValue(req.headers.accept);
-      if (req.headers['x-requested-with'] !== undefined || accept.includes('json')) return reply.code(204).send(null);
-      return reply.redirect(`${h.contextPath}/login?logout`, 302);
-    },
-  });
-
-  r.get(
-    '/api/v1/login/set-cookie',
-    { schema: { response: noContent }, onRequest: app.authenticate },
-    async (req, reply) => {
-      const user = req.user!;
-      const sessionId = user.sessionId ?? (await deps.accounts.authenticator.openSession(user, clientOf(req)));
-      reply.setCookie(SESSION_COOKIE, Buffer.from(sessionId, 'utf8').toString('base64'), h.cookieOptions(req));
-      return reply.code(204).send(null);
-    },
-  );
-}
-
 function unauthorized(req: FastifyRequest, reply: FastifyReply) {
   if (req.headers['x-requested-with'] === undefined) reply.header('WWW-Authenticate', 'Basic realm="Realm"');
   return sendError(reply, req, 401, 'Unauthorized');
 }
 
-function headerValue(v: string | string[] | undefined): string {
+export function headerValue(v: string | string[] | undefined): string {
   return (Array.isArray(v) ? v[0] : v) ?? '';
 }
 

@@ -1,18 +1,17 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ClaimHeaders, ClaimStatusDto, UserDto } from '@quire/api';
-import type { AppDeps } from '../deps.js';
+import type { claimOperations } from '@quire/api/operations';
+import type { Accounts } from '../../accounts/index.js';
+import type { Handlers, OperationIdsOf } from '../operations.js';
 import { toUserDto } from '../mappers/users.js';
 
+export interface ClaimRouteDeps {
+  users: Pick<Accounts['users'], 'isClaimed' | 'claim'>;
+}
+
 /** First run (api.md §2.4): public; the first user gets every role. Does not log the caller in. */
-export const claimRoutes: FastifyPluginAsync<AppDeps> = async (instance, { accounts }) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-
-  app.get('/api/v1/claim', { schema: { response: { 200: ClaimStatusDto } } }, async () => ({
-    isClaimed: await accounts.users.isClaimed(),
-  }));
-
-  app.post('/api/v1/claim', { schema: { headers: ClaimHeaders, response: { 200: UserDto } } }, async (req) =>
-    toUserDto(await accounts.users.claim(req.headers['x-komga-email'], req.headers['x-komga-password'])),
-  );
-};
+export function claimHandlers({ users }: ClaimRouteDeps): Handlers<OperationIdsOf<typeof claimOperations>> {
+  return {
+    getClaimStatus: async () => ({ isClaimed: await users.isClaimed() }),
+    claimServer: async (req) =>
+      toUserDto(await users.claim(req.headers['x-komga-email'], req.headers['x-komga-password'])),
+  };
+}

@@ -1,10 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, parse } from 'node:path';
-import { DirectoryListingDto, DirectoryRequestDto, type PathDto } from '@quire/api';
+import type { PathDto } from '@quire/api';
+import type { filesystemOperations } from '@quire/api/operations';
 import { badRequest } from '../../domain/errors.js';
-import type { AppDeps } from '../deps.js';
+import type { Handlers, OperationIdsOf } from '../operations.js';
 
 const byName = (a: PathDto, b: PathDto) => {
   const x = a.name.toLowerCase();
@@ -16,16 +15,9 @@ const byName = (a: PathDto, b: PathDto) => {
  * `POST /api/v1/filesystem` (api.md §9.6): the admin's folder picker. The path must be absolute and is
  * resolved (symbolic links, `..`) before listing; a file lists its folder; hidden entries are skipped.
  */
-export const filesystemRoutes: FastifyPluginAsync<AppDeps> = async (instance) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-
-  app.post(
-    '/api/v1/filesystem',
-    {
-      schema: { body: DirectoryRequestDto, response: { 200: DirectoryListingDto } },
-      onRequest: app.requireRole('ADMIN'),
-    },
-    async (req) => {
+export function filesystemHandlers(): Handlers<OperationIdsOf<typeof filesystemOperations>> {
+  return {
+    getDirectoryListing: async (req) => {
       const requested = req.body?.path ?? '';
       const showFiles = req.body?.showFiles ?? false;
       if (requested === '') {
@@ -64,5 +56,5 @@ export const filesystemRoutes: FastifyPluginAsync<AppDeps> = async (instance) =>
       const parent = dir === parse(dir).root ? '' : dirname(dir);
       return { parent, directories: directories.sort(byName), files: files.sort(byName) };
     },
-  );
-};
+  };
+}

@@ -1,47 +1,29 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Type } from 'typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { fontOperations } from '@quire/api/operations';
 import { notFound } from '../../domain/errors.js';
-import { createFonts, FONT_MEDIA_TYPES } from '../../fonts/fonts.js';
+import { FONT_MEDIA_TYPES, type Fonts } from '../../fonts/fonts.js';
 import { contentDisposition } from '../../library/book-files.js';
-import type { AppDeps } from '../deps.js';
+import type { Handlers, OperationIdsOf } from '../operations.js';
 
-const FamilyParams = Type.Object({ family: Type.String() });
-const FileParams = Type.Object({ family: Type.String(), file: Type.String() });
-const bytes = Type.Unsafe<Buffer>({ description: 'bytes' });
+export interface FontRouteDeps {
+  fonts: Fonts;
+}
 
 /**
  * Fonts of the EPUB reader (api.md §3.12). The families need a caller; the CSS and the font files are public,
  * because the book's frame loads them without credentials.
  */
-export const fontRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const fonts = createFonts({ dir: join(deps.config.dataDir, 'fonts') });
-
-  app.get(
-    '/api/v1/fonts/families',
-    { schema: { response: { 200: Type.Array(Type.String()) } }, onRequest: app.authenticate },
-    () => fonts.families(),
-  );
-
-  app.get(
-    '/api/v1/fonts/resource/:family/css',
-    { schema: { params: FamilyParams, response: { 200: Type.String() } } },
-    async (req, reply) => {
-      const css = await fonts.css(req.params.family);
+export function fontHandlers({ fonts }: FontRouteDeps): Handlers<OperationIdsOf<typeof fontOperations>> {
+  return {
+    getFonts: async () => fonts.families(),
+    getFontFamilyAsCss: async (req, reply) => {
+      const css = await fonts.css(req.params.fontFamily);
       if (css === null) throw notFound();
       return reply.type('text/css').send(css);
     },
-  );
-
-  app.get(
-    '/api/v1/fonts/resource/:family/:file',
-    { schema: { params: FileParams, response: { 200: bytes, 206: bytes, 416: bytes } } },
-    async (req, reply) => {
-      const font = await fonts.file(req.params.family, req.params.file);
+    getFontFile: async (req, reply) => {
+      const font = await fonts.file(req.params.fontFamily, req.params.fontFile);
       if (!font) throw notFound();
       const content = await readFile(font.path).catch(() => null);
       if (!content) throw notFound();
@@ -61,8 +43,8 @@ export const fontRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) =>
         .header('Content-Range', `bytes ${range.start}-${range.end}/${content.length}`)
         .send(content.subarray(range.start, range.end + 1));
     },
-  );
-};
+  };
+}
 
 /**
  * One `Range: bytes=…` range (RFC 9110 §14.1.2) of a body of `size` bytes: `start-end`, `start-` or `-suffix`.

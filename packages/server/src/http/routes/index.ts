@@ -7,18 +7,19 @@ import { cacheControlPlugin } from '../plugins/cache.js';
 import { etagPlugin } from '../plugins/etag.js';
 import { securityHeadersPlugin } from '../plugins/security-headers.js';
 import { bindingPlugin } from '../plugins/binding.js';
-import { claimRoutes } from './claim.js';
-import { oauth2Routes } from './oauth2.js';
-import { userRoutes } from './users.js';
-import { settingsRoutes } from './settings.js';
-import { actuatorRoutes } from './actuator.js';
-import { updateRoutes } from './updates.js';
-import { sseRoutes } from './sse.js';
-import { clientSettingsRoutes } from './client-settings.js';
-import { taskRoutes } from './tasks.js';
+import { claimHandlers } from './claim.js';
+import { oauth2Handlers } from './oauth2.js';
+import { userHandlers } from './users.js';
+import { userSessionHandlers } from './user-session.js';
+import { settingsHandlers } from './settings.js';
+import { actuatorHandlers, actuatorRoutes } from './actuator.js';
+import { updateHandlers } from './updates.js';
+import { eventStreams } from './sse.js';
+import { clientSettingsHandlers } from './client-settings.js';
+import { taskHandlers } from './tasks.js';
 import { libraryHandlers } from './libraries.js';
 import { registerApiDocs, registerOperations } from '../operations.js';
-import { filesystemRoutes } from './filesystem.js';
+import { filesystemHandlers } from './filesystem.js';
 import { thumbnailHandlers } from './thumbnails.js';
 import { bookHandlers } from './books.js';
 import { seriesHandlers } from './series.js';
@@ -30,7 +31,7 @@ import { readProgressHandlers } from './read-progress.js';
 import { referentialRoutes } from './referential.js';
 import { fileDeletionHandlers } from './file-deletion.js';
 import { metadataHandlers } from './metadata.js';
-import { fontRoutes } from './fonts.js';
+import { fontHandlers } from './fonts.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -46,15 +47,19 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(etagPlugin);
   await app.register(bindingPlugin);
   await app.register(authPlugin, deps);
-  await app.register(claimRoutes, deps);
-  await app.register(oauth2Routes);
-  await app.register(userRoutes, deps);
-  await app.register(settingsRoutes, deps);
-  await app.register(actuatorRoutes, deps);
-  await app.register(updateRoutes, deps);
-  await app.register(sseRoutes, deps);
-  await app.register(clientSettingsRoutes, deps);
-  await app.register(taskRoutes, deps);
+  await app.register(actuatorRoutes, {
+    dataDir: deps.config.dataDir,
+    settings: deps.settings,
+    shutdown: deps.shutdown,
+  });
+  const { accounts } = deps;
+  const liveEvents = eventStreams({
+    events: deps.events,
+    visibility: deps.visibility,
+    sessions: accounts.authenticator,
+  });
+  // preClose runs before the HTTP server stops accepting and waits for connections to end.
+  app.addHook('preClose', async () => liveEvents.closeAll());
   await app.register(async (scope) => {
     // Bodies other than JSON: poster uploads, and Readium progressions with their own media type.
     if (!scope.hasContentTypeParser('multipart/form-data')) await scope.register(multipart);
@@ -66,6 +71,18 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),
+      ...userHandlers({ users: accounts.users, activity: accounts.activity, apiKeys: accounts.apiKeys }),
+      ...userSessionHandlers({ authenticator: accounts.authenticator, contextPath: opts.contextPath }),
+      ...claimHandlers({ users: accounts.users }),
+      ...oauth2Handlers(),
+      ...settingsHandlers({ serverSettings: deps.serverSettings }),
+      ...clientSettingsHandlers({ clientSettings: deps.clientSettings }),
+      ...actuatorHandlers({ build: deps.config.build }),
+      ...liveEvents.handlers,
+      ...taskHandlers({ tasks: deps.tasks }),
+      ...filesystemHandlers(),
+      ...fontHandlers({ fonts: deps.fonts }),
+      ...updateHandlers({ build: deps.config.build }),
       ...readProgressHandlers({ reading: deps.reading }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
       ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
@@ -85,13 +102,11 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       }),
     });
   });
-  await app.register(filesystemRoutes, deps);
   await app.register(collectionSeriesRoutes, deps);
   await app.register(readListBookRoutes, deps);
   await app.register(collectionRoutes, deps);
   await app.register(readListRoutes, deps);
   await app.register(referentialRoutes, deps);
-  await app.register(fontRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }

@@ -1,36 +1,45 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { QuireEvent } from '@quire/api';
+import type { Operations, sseOperations } from '@quire/api/operations';
+import type { Authenticator } from '../../accounts/authenticator.js';
+import type { EventBus } from '../../events/bus.js';
 import { eventFor, type VisibleContent } from '../../events/audience.js';
-import type { AppDeps } from '../deps.js';
+import type { VisibilityQueries } from '../../db/queries/visibility.js';
+import type { Handlers, OperationIdsOf, OperationRequest } from '../operations.js';
 
 const HEARTBEAT_MS = 15_000;
 /** Spring's async request timeout: clients reconnect after it. */
 const STREAM_LIFETIME_MS = 60 * 60 * 1000;
 
-/** Options only tests change. */
-export interface SseTimings {
-  heartbeatMs?: number;
-  lifetimeMs?: number;
+export interface SseRouteDeps {
+  events: Pick<EventBus, 'subscribe'>;
+  visibility: Pick<VisibilityQueries, 'series' | 'books' | 'collection' | 'readList'>;
+  sessions: Pick<Authenticator, 'session'>;
 }
 
 /**
  * `GET /sse/v1/events` (api.md §6): one text/event-stream per client, fed from the event bus and narrowed
- * to what its user may see (events/audience.ts). Every stream is completed when the server closes.
+ * to what its user may see (events/audience.ts). `closeAll` completes every stream; the server calls it when it
+ * closes.
  */
-export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, deps) => {
-  const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
-  const lifetimeMs = deps.lifetimeMs ?? STREAM_LIFETIME_MS;
+export function eventStreams(deps: SseRouteDeps): {
+  handlers: Handlers<OperationIdsOf<typeof sseOperations>>;
+  closeAll(): void;
+} {
   const open = new Set<() => void>();
-  const stillOpen = async (sessionId: string) => (await deps.accounts.authenticator.session(sessionId)) !== undefined;
+  const stillOpen = async (sessionId: string) => (await deps.sessions.session(sessionId)) !== undefined;
+  return {
+    handlers: {
+      getServerSentEvents: { handler: (req, reply) => stream(req, reply), options: { exposeHeadRoute: false } },
+    },
+    closeAll: () => {
+      for (const end of [...open]) end();
+    },
+  };
 
-  // preClose runs before the HTTP server stops accepting and waits for connections to end.
-  app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
-  });
-
-  app.get('/sse/v1/events', { onRequest: app.authenticate, exposeHeadRoute: false }, async (req, reply) => {
-    const user = req.user!;
+  async function stream(req: OperationRequest<Operations['getServerSentEvents']>, reply: FastifyReply) {
+    const user = req.user;
     const res = reply.raw;
     reply.hijack();
     // Headers other hooks set (security headers…) travel with the hijacked response.
@@ -77,14 +86,15 @@ export const sseRoutes: FastifyPluginAsync<AppDeps & SseTimings> = async (app, d
     const unsubscribe = deps.events.subscribe((event) => {
       queue = queue.then(() => deliver(event)).catch((err: unknown) => req.log.warn({ err }, 'live event not sent'));
     });
-    const heartbeat = setInterval(() => write(res, ':heartbeat\n\n'), heartbeatMs);
-    const lifetime = setTimeout(end, lifetimeMs);
+    const heartbeat = setInterval(() => write(res, ':heartbeat\n\n'), HEARTBEAT_MS);
+    const lifetime = setTimeout(end, STREAM_LIFETIME_MS);
     heartbeat.unref();
     lifetime.unref();
     res.on('close', end);
     res.on('error', end);
-  });
-};
+    return reply;
+  }
+}
 
 function write(res: ServerResponse, chunk: string) {
   if (!res.writableEnded && !res.destroyed) res.write(chunk);

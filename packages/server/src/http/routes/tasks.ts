@@ -1,15 +1,12 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import type { AppDeps } from '../deps.js';
+import type { taskOperations } from '@quire/api/operations';
+import type { TaskCancellation } from '../../tasks/emitter.js';
+import type { Handlers, OperationIdsOf } from '../operations.js';
+
+export interface TaskRouteDeps {
+  tasks: TaskCancellation;
+}
 
 /** `DELETE /api/v1/tasks` (api.md §9.8): cancels every queued task; answers the count as a bare integer. */
-export const taskRoutes: FastifyPluginAsync<AppDeps> = async (instance, { tasks }) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-
-  app.delete(
-    '/api/v1/tasks',
-    { schema: { response: { 200: Type.Integer() } }, onRequest: app.requireRole('ADMIN') },
-    async () => tasks.cancelQueued(),
-  );
-};
+export function taskHandlers({ tasks }: TaskRouteDeps): Handlers<OperationIdsOf<typeof taskOperations>> {
+  return { emptyTaskQueue: async () => tasks.cancelQueued() };
+}

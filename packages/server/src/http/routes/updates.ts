@@ -1,8 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { JSON_FEED_VERSION, JsonFeedDto, ReleaseDto } from '@quire/api';
-import type { AppDeps } from '../deps.js';
+import { JSON_FEED_VERSION } from '@quire/api';
+import type { announcementOperations, releaseOperations } from '@quire/api/operations';
+import type { Config } from '../../config.js';
+import type { Handlers, OperationIdsOf } from '../operations.js';
+
+export interface UpdateRouteDeps {
+  build: Config['build'];
+}
 
 /**
  * Announcements and releases (api.md §9.2, §9.3), ADMIN only. Komga fetches both from the internet at request
@@ -11,28 +14,21 @@ import type { AppDeps } from '../deps.js';
  * with `/actuator/info`'s `build.version`); it has no release page or notes yet, so `url` and `description` are
  * empty. Its date is the commit the build was made from, or the build's own time outside a git checkout.
  */
-export const updateRoutes: FastifyPluginAsync<AppDeps> = async (instance, { config }) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const admin = app.requireRole('ADMIN');
-
-  app.get('/api/v1/announcements', { schema: { response: { 200: JsonFeedDto } }, onRequest: admin }, async () => ({
-    version: JSON_FEED_VERSION,
-    title: 'Announcements',
-    items: [],
-  }));
-
-  app.get('/api/v1/releases', { schema: { response: { 200: Type.Array(ReleaseDto) } }, onRequest: admin }, async () => {
-    const { version, time, git } = config.build;
-    return [
+export function updateHandlers({
+  build,
+}: UpdateRouteDeps): Handlers<OperationIdsOf<typeof announcementOperations & typeof releaseOperations>> {
+  return {
+    getAnnouncements: async () => ({ version: JSON_FEED_VERSION, title: 'Announcements', items: [] }),
+    getReleases: async () => [
       {
-        version,
-        releaseDate: git.commit.time ?? time,
+        version: build.version,
+        releaseDate: build.git.commit.time ?? build.time,
         url: '',
         latest: true,
         // Semantic versioning: a hyphen starts a pre-release tag (1.0.0-beta.1).
-        preRelease: version.includes('-'),
+        preRelease: build.version.includes('-'),
         description: '',
       },
-    ];
-  });
-};
+    ],
+  };
+}
