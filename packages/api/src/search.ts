@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TArray, type TRef, type TSchema } from 'typebox';
 import { PageDto, type Page } from './common.js';
 import { SeriesDto } from './series.js';
 import { SERIES_STATUSES } from './constants.js';
@@ -22,6 +22,18 @@ const op = <O extends string, T extends TSchema>(operator: O, value: T) =>
 const bare = <O extends string>(operator: O) => Type.Object({ operator: Type.Literal(operator) });
 
 const equality = <T extends TSchema>(value: T) => Type.Union([op('is', value), op('isNot', value)]);
+
+/** An offset date-time, as Komga's `ZonedDateTime` reads it. */
+const DateTime = Type.String({ format: 'date-time', description: 'ISO-8601 date-time with offset' });
+/**
+ * A `java.time.Duration` text (`PnDTnHnMn.nS`, any letter case): days, hours, minutes and seconds only, so `P1M`
+ * (a month) is refused, as Komga refuses it.
+ */
+const Duration = Type.String({
+  pattern:
+    '^(?![-+]?[Pp]$)(?!.*[Tt]$)[-+]?[Pp](?:[-+]?\\d+[Dd])?(?:[Tt](?:[-+]?\\d+[Hh])?(?:[-+]?\\d+[Mm])?(?:[-+]?\\d+(?:[.,]\\d+)?[Ss])?)?$',
+  description: 'ISO-8601 duration (days, hours, minutes, seconds)',
+});
 
 export const SearchOperatorEqualityString = equality(Type.String());
 export const SearchOperatorEqualityNullableString = Type.Union([
@@ -50,51 +62,51 @@ export const SearchOperatorNumericNullableInteger = Type.Union([
   bare('isNotNull'),
 ]);
 export const SearchOperatorDate = Type.Union([
-  Type.Object({ operator: Type.Literal('before'), dateTime: Type.String({ description: 'ISO-8601 date-time' }) }),
-  Type.Object({ operator: Type.Literal('after'), dateTime: Type.String({ description: 'ISO-8601 date-time' }) }),
-  Type.Object({ operator: Type.Literal('isInTheLast'), duration: Type.String({ description: 'ISO-8601 duration' }) }),
-  Type.Object({
-    operator: Type.Literal('isNotInTheLast'),
-    duration: Type.String({ description: 'ISO-8601 duration' }),
-  }),
+  Type.Object({ operator: Type.Literal('before'), dateTime: DateTime }),
+  Type.Object({ operator: Type.Literal('after'), dateTime: DateTime }),
+  Type.Object({ operator: Type.Literal('isInTheLast'), duration: Duration }),
+  Type.Object({ operator: Type.Literal('isNotInTheLast'), duration: Duration }),
   bare('isNull'),
   bare('isNotNull'),
 ]);
 export const SearchOperatorBoolean = Type.Union([bare('isTrue'), bare('isFalse')]);
-export const AuthorMatch = Type.Object({ name: Type.Optional(Type.String()), role: Type.Optional(Type.String()) });
+/** Name and/or role; neither matches every author. `null` is "not given", as Jackson reads it. */
+export const AuthorMatch = Type.Object({
+  name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  role: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
 export const PosterMatch = Type.Object({
-  type: Type.Optional(literals(POSTER_TYPES)),
-  selected: Type.Optional(Type.Boolean()),
+  type: Type.Optional(Type.Union([literals(POSTER_TYPES), Type.Null()])),
+  selected: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
 });
 
-const one = <K extends string, T extends TSchema>(key: K, operator: T) =>
-  Type.Object({ [key]: operator } as Record<K, T>);
-
-const conditionOf = {
-  libraryId: one('libraryId', SearchOperatorEqualityString),
-  collectionId: one('collectionId', SearchOperatorEqualityString),
-  readListId: one('readListId', SearchOperatorEqualityString),
-  seriesId: one('seriesId', SearchOperatorEqualityString),
-  deleted: one('deleted', SearchOperatorBoolean),
-  complete: one('complete', SearchOperatorBoolean),
-  oneShot: one('oneShot', SearchOperatorBoolean),
-  title: one('title', SearchOperatorString),
-  titleSort: one('titleSort', SearchOperatorString),
-  releaseDate: one('releaseDate', SearchOperatorDate),
-  numberSort: one('numberSort', SearchOperatorNumericFloat),
-  tag: one('tag', SearchOperatorEqualityNullableString),
-  sharingLabel: one('sharingLabel', SearchOperatorEqualityNullableString),
-  genre: one('genre', SearchOperatorEqualityNullableString),
-  publisher: one('publisher', SearchOperatorEqualityString),
-  language: one('language', SearchOperatorEqualityString),
-  ageRating: one('ageRating', SearchOperatorNumericNullableInteger),
-  readStatus: one('readStatus', equality(literals(READ_STATUSES))),
-  mediaStatus: one('mediaStatus', equality(literals(SEARCH_MEDIA_STATUSES))),
-  seriesStatus: one('seriesStatus', equality(literals(SERIES_STATUSES))),
-  mediaProfile: one('mediaProfile', equality(literals(SEARCH_MEDIA_PROFILES))),
-  author: one('author', equality(AuthorMatch)),
-  poster: one('poster', equality(PosterMatch)),
+/** The operator each condition kind takes (komga-openapi.json `SearchCondition*`). */
+const operatorOf = {
+  libraryId: SearchOperatorEqualityString,
+  collectionId: SearchOperatorEqualityString,
+  readListId: SearchOperatorEqualityString,
+  seriesId: SearchOperatorEqualityString,
+  deleted: SearchOperatorBoolean,
+  complete: SearchOperatorBoolean,
+  oneShot: SearchOperatorBoolean,
+  title: SearchOperatorString,
+  titleSort: SearchOperatorString,
+  releaseDate: SearchOperatorDate,
+  numberSort: SearchOperatorNumericFloat,
+  tag: SearchOperatorEqualityNullableString,
+  sharingLabel: SearchOperatorEqualityNullableString,
+  genre: SearchOperatorEqualityNullableString,
+  publisher: SearchOperatorEqualityString,
+  language: SearchOperatorEqualityString,
+  ageRating: SearchOperatorNumericNullableInteger,
+  readStatus: equality(literals(READ_STATUSES)),
+  mediaStatus: equality(literals(SEARCH_MEDIA_STATUSES)),
+  seriesStatus: equality(literals(SERIES_STATUSES)),
+  mediaProfile: equality(literals(SEARCH_MEDIA_PROFILES)),
+  author: equality(AuthorMatch),
+  poster: equality(PosterMatch),
 };
+type Kind = keyof typeof operatorOf;
 
 /** Condition kinds of series searches (besides allOf / anyOf). */
 export const SERIES_CONDITION_KINDS = [
@@ -115,7 +127,7 @@ export const SERIES_CONDITION_KINDS = [
   'readStatus',
   'seriesStatus',
   'author',
-] as const;
+] as const satisfies readonly Kind[];
 /** Condition kinds of book searches (besides allOf / anyOf). */
 export const BOOK_CONDITION_KINDS = [
   'libraryId',
@@ -132,30 +144,46 @@ export const BOOK_CONDITION_KINDS = [
   'mediaProfile',
   'author',
   'poster',
-] as const;
+] as const satisfies readonly Kind[];
+
+const SERIES_KEYS = ['allOf', 'anyOf', ...SERIES_CONDITION_KINDS];
+const BOOK_KEYS = ['allOf', 'anyOf', ...BOOK_CONDITION_KINDS];
+
+/**
+ * A member of a condition tree: an object with exactly one key of its grammar (`keys`: allOf, anyOf or a kind), as
+ * Jackson deduces Komga's subtype; other keys are ignored. Each member says which keys it must not carry beside its
+ * own, so `{title, libraryId}` is refused rather than read as either.
+ */
+const alone = (key: string, keys: readonly string[]) => ({
+  not: { anyOf: keys.filter((k) => k !== key).map((k) => ({ required: [k] })) },
+});
+const one = <K extends Kind>(kind: K, keys: readonly string[]) =>
+  Type.Object({ [kind]: operatorOf[kind] } as { [P in K]: (typeof operatorOf)[P] }, alone(kind, keys));
+const group = <G extends 'allOf' | 'anyOf', Name extends string>(key: G, name: Name, keys: readonly string[]) =>
+  Type.Object({ [key]: Type.Array(Type.Ref(name)) } as { [P in G]: TArray<TRef<Name>> }, alone(key, keys));
 
 export const SearchConditionSeries = Type.Cyclic(
   {
     SearchConditionSeries: Type.Union([
-      Type.Object({ allOf: Type.Array(Type.Ref('SearchConditionSeries')) }),
-      Type.Object({ anyOf: Type.Array(Type.Ref('SearchConditionSeries')) }),
-      conditionOf.libraryId,
-      conditionOf.collectionId,
-      conditionOf.deleted,
-      conditionOf.complete,
-      conditionOf.oneShot,
-      conditionOf.title,
-      conditionOf.titleSort,
-      conditionOf.releaseDate,
-      conditionOf.tag,
-      conditionOf.sharingLabel,
-      conditionOf.publisher,
-      conditionOf.language,
-      conditionOf.genre,
-      conditionOf.ageRating,
-      conditionOf.readStatus,
-      conditionOf.seriesStatus,
-      conditionOf.author,
+      group('allOf', 'SearchConditionSeries', SERIES_KEYS),
+      group('anyOf', 'SearchConditionSeries', SERIES_KEYS),
+      one('libraryId', SERIES_KEYS),
+      one('collectionId', SERIES_KEYS),
+      one('deleted', SERIES_KEYS),
+      one('complete', SERIES_KEYS),
+      one('oneShot', SERIES_KEYS),
+      one('title', SERIES_KEYS),
+      one('titleSort', SERIES_KEYS),
+      one('releaseDate', SERIES_KEYS),
+      one('tag', SERIES_KEYS),
+      one('sharingLabel', SERIES_KEYS),
+      one('publisher', SERIES_KEYS),
+      one('language', SERIES_KEYS),
+      one('genre', SERIES_KEYS),
+      one('ageRating', SERIES_KEYS),
+      one('readStatus', SERIES_KEYS),
+      one('seriesStatus', SERIES_KEYS),
+      one('author', SERIES_KEYS),
     ]),
   },
   'SearchConditionSeries',
@@ -165,55 +193,52 @@ export type SearchConditionSeries = Static<typeof SearchConditionSeries>;
 export const SearchConditionBook = Type.Cyclic(
   {
     SearchConditionBook: Type.Union([
-      Type.Object({ allOf: Type.Array(Type.Ref('SearchConditionBook')) }),
-      Type.Object({ anyOf: Type.Array(Type.Ref('SearchConditionBook')) }),
-      conditionOf.libraryId,
-      conditionOf.readListId,
-      conditionOf.seriesId,
-      conditionOf.deleted,
-      conditionOf.oneShot,
-      conditionOf.title,
-      conditionOf.releaseDate,
-      conditionOf.tag,
-      conditionOf.numberSort,
-      conditionOf.readStatus,
-      conditionOf.mediaStatus,
-      conditionOf.mediaProfile,
-      conditionOf.author,
-      conditionOf.poster,
+      group('allOf', 'SearchConditionBook', BOOK_KEYS),
+      group('anyOf', 'SearchConditionBook', BOOK_KEYS),
+      one('libraryId', BOOK_KEYS),
+      one('readListId', BOOK_KEYS),
+      one('seriesId', BOOK_KEYS),
+      one('deleted', BOOK_KEYS),
+      one('oneShot', BOOK_KEYS),
+      one('title', BOOK_KEYS),
+      one('releaseDate', BOOK_KEYS),
+      one('tag', BOOK_KEYS),
+      one('numberSort', BOOK_KEYS),
+      one('readStatus', BOOK_KEYS),
+      one('mediaStatus', BOOK_KEYS),
+      one('mediaProfile', BOOK_KEYS),
+      one('author', BOOK_KEYS),
+      one('poster', BOOK_KEYS),
     ]),
   },
   'SearchConditionBook',
 );
 export type SearchConditionBook = Static<typeof SearchConditionBook>;
 
+/** `POST /api/v1/series/list` and `/series/list/alphabetical-groups`. */
 export const SeriesSearch = Type.Object({
-  condition: Type.Optional(SearchConditionSeries),
-  fullTextSearch: Type.Optional(Type.String()),
+  condition: Type.Optional(Type.Union([SearchConditionSeries, Type.Null()])),
+  fullTextSearch: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type SeriesSearch = Static<typeof SeriesSearch>;
 
+/** `POST /api/v1/books/list`. */
 export const BookSearch = Type.Object({
-  condition: Type.Optional(SearchConditionBook),
-  fullTextSearch: Type.Optional(Type.String()),
+  condition: Type.Optional(Type.Union([SearchConditionBook, Type.Null()])),
+  fullTextSearch: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type BookSearch = Static<typeof BookSearch>;
 
-/** The operator payloads, as the server reads them once a body is checked (one discriminated type per family). */
+/** The operator payloads, as the server reads them once a body is validated (one type per family). */
 export type EqualityOperator<T> = { operator: 'is' | 'isNot'; value: T };
-export type NullableOperator<T> = EqualityOperator<T> | { operator: 'isNull' | 'isNotNull' };
-export type StringOperator = {
-  operator:
-    'is' | 'isNot' | 'contains' | 'doesNotContain' | 'beginsWith' | 'doesNotBeginWith' | 'endsWith' | 'doesNotEndWith';
-  value: string;
-};
-export type NumericOperator = { operator: 'is' | 'isNot' | 'greaterThan' | 'lessThan'; value: number };
-export type NullableNumericOperator = NumericOperator | { operator: 'isNull' | 'isNotNull' };
-export type DateOperator =
-  | { operator: 'before' | 'after'; dateTime: string }
-  | { operator: 'isInTheLast' | 'isNotInTheLast'; duration: string }
-  | { operator: 'isNull' | 'isNotNull' };
-export type BooleanOperator = { operator: 'isTrue' | 'isFalse' };
+export type StringOperator = Static<typeof SearchOperatorString>;
+export type NullableOperator = Static<typeof SearchOperatorEqualityNullableString>;
+export type NumericOperator = Static<typeof SearchOperatorNumericFloat>;
+export type NullableNumericOperator = Static<typeof SearchOperatorNumericNullableInteger>;
+export type DateOperator = Static<typeof SearchOperatorDate>;
+export type BooleanOperator = Static<typeof SearchOperatorBoolean>;
+export type AuthorMatch = Static<typeof AuthorMatch>;
+export type PosterMatch = Static<typeof PosterMatch>;
 
 export const PageSeriesDto = PageDto(SeriesDto);
 export type PageSeriesDto = Page<SeriesDto>;
@@ -254,9 +279,8 @@ const seriesFilters = {
   author: list(Type.String()),
 };
 
-/** `GET /api/v1/series` and `/series/alphabetical-groups` (deprecated filters). */
-export const SeriesListQuery = Type.Object({
-  ...sortable,
+/** The deprecated GET filters of series lists and their alphabetical groups. */
+const seriesListFilters = {
   ...seriesFilters,
   search: Type.Optional(Type.String()),
   /** `regex,TITLE|TITLE_SORT`. */
@@ -264,8 +288,15 @@ export const SeriesListQuery = Type.Object({
   collection_id: list(Type.String()),
   sharing_label: list(Type.String()),
   oneshot: flag,
-});
+};
+
+/** `GET /api/v1/series` (deprecated filters). */
+export const SeriesListQuery = Type.Object({ ...sortable, ...seriesListFilters });
 export type SeriesListQuery = Static<typeof SeriesListQuery>;
+
+/** `GET /api/v1/series/alphabetical-groups` (deprecated filters; no paging: every group is counted). */
+export const SeriesGroupsQuery = Type.Object(seriesListFilters);
+export type SeriesGroupsQuery = Static<typeof SeriesGroupsQuery>;
 
 /** `GET /api/v1/series/latest`, `/new`, `/updated`. */
 export const SeriesRecentQuery = Type.Object({

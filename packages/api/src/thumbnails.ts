@@ -11,7 +11,7 @@ export type ThumbnailType = (typeof THUMBNAIL_TYPES)[number];
 
 const thumbnailFields = {
   id: Type.String(),
-  type: Type.Union([Type.Literal('GENERATED'), Type.Literal('SIDECAR'), Type.Literal('USER_UPLOADED')]),
+  type: Type.Enum(THUMBNAIL_TYPES),
   /** The one poster shown for its book or series. */
   selected: Type.Boolean(),
   mediaType: Type.String(),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { R2TextDto } from './progress.js';
 
 /**
  * Readium WebPub / DiViNa manifests and positions (api.md §4.7). `WPPublicationDto` omits nulls but keeps
@@ -28,8 +29,12 @@ export const WPContributorDto = Type.Object({
   links: Type.Array(WPLinkDto),
 });
 
+/** Komga's fields that Quire never fills (`sortAs`, `subtitle`, `type`) are declared for clients all the same. */
 export const WPMetadataDto = Type.Object({
   title: Type.String(),
+  type: Type.Optional(Type.String()),
+  subtitle: Type.Optional(Type.String()),
+  sortAs: Type.Optional(Type.String()),
   identifier: Type.Optional(Type.String()),
   conformsTo: Type.Optional(Type.String()),
   modified: Type.Optional(Type.String()),
@@ -47,7 +52,7 @@ export const WPMetadataDto = Type.Object({
   contributor: Type.Array(Type.String()),
   publisher: Type.Array(Type.String()),
   subject: Type.Array(Type.String()),
-  readingProgression: Type.Optional(Type.String()),
+  readingProgression: Type.Optional(Type.Enum(['rtl', 'ltr', 'ttb', 'btt', 'auto'])),
   description: Type.Optional(Type.String()),
   numberOfPages: Type.Optional(Type.Integer()),
   belongsTo: Type.Optional(
@@ -69,6 +74,7 @@ export const WPPublicationDto = Type.Object({
 });
 export type WPPublicationDto = Static<typeof WPPublicationDto>;
 
+/** A position of a book; `fragments` is always sent (empty) as Komga does, though clients' own locators may lack it. */
 export const R2LocatorDto = Type.Object({
   href: Type.String(),
   type: Type.String(),
@@ -81,6 +87,7 @@ export const R2LocatorDto = Type.Object({
       totalProgression: Type.Optional(Type.Number()),
     }),
   ),
+  text: Type.Optional(R2TextDto),
   koboSpan: Type.Optional(Type.String()),
 });
 export type R2LocatorDto = Static<typeof R2LocatorDto>;

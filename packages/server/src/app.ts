@@ -155,7 +155,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     tasks,
     logger,
   });
-  const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }) };
+  const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }), refresh: metadataRefresh };
   // Read progress, referential values, and deleting files on disk (DeleteBook / DeleteSeries tasks).
   const reading = new ReadProgressService({
     progress: new ReadProgressRepository(db),
@@ -250,6 +250,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     referential: new ReferentialQueries(db),
     visibility: new VisibilityQueries(db),
     metadata,
+    fileDeletion,
     logger,
     shutdown: () => {
       if (shuttingDown) return;

@@ -1,16 +1,7 @@
 import { Type } from 'typebox';
 import { CollectionIdParams, CollectionThumbnailParams, ThumbnailSeriesCollectionDto } from '../collections.js';
 import { ThumbnailUploadQuery } from '../thumbnails.js';
-import { accepted, binary, defineOperation } from './operation.js';
-
-/**
- * A poster upload: a multipart form whose `file` part is the image (`selected` may come as a form field or in the
- * query). The handler reads the parts itself, so the schema lets the unparsed body (null) through.
- */
-export const posterUpload = {
-  consumes: ['multipart/form-data'],
-  body: Type.Union([Type.Null(), Type.Object({ file: binary('the image') })]),
-} as const;
+import { accepted, binary, defineOperation, posterUpload } from './operation.js';
 
 /** Posters of collections (api.md §1.9, §4.5): images for every user who can see the collection, the rest for admins. */
 const tags = ['Collection Poster'] as const;
@@ -58,7 +49,8 @@ export const collectionPosterOperations = {
     access: 'ADMIN',
     params: CollectionIdParams,
     query: ThumbnailUploadQuery,
-    ...posterUpload,
+    body: posterUpload,
+    consumes: ['multipart/form-data'],
     responses: { 200: ThumbnailSeriesCollectionDto },
   }),
   markCollectionThumbnailSelected: defineOperation({

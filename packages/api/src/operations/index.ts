@@ -1,5 +1,12 @@
 import { apiDocsOperations } from './api-docs.js';
 import { libraryOperations } from './libraries.js';
+import { bookOperations } from './books.js';
+import { seriesOperations } from './series.js';
+import { webPubOperations } from './webpub-manifest.js';
+import { mihonOperations } from './mihon.js';
+import { bookPageOperations } from './book-pages.js';
+import { bookPosterOperations } from './book-poster.js';
+import { seriesPosterOperations } from './series-poster.js';
 import { userOperations } from './users.js';
 import { currentUserOperations } from './current-user.js';
 import { apiKeyOperations } from './api-keys.js';
@@ -27,6 +34,13 @@ import type { Operation } from './operation.js';
 export * from './operation.js';
 export * from './api-docs.js';
 export * from './libraries.js';
+export * from './books.js';
+export * from './series.js';
+export * from './webpub-manifest.js';
+export * from './mihon.js';
+export * from './book-pages.js';
+export * from './book-poster.js';
+export * from './series-poster.js';
 export * from './users.js';
 export * from './current-user.js';
 export * from './api-keys.js';
@@ -57,6 +71,13 @@ export * from './referential.js';
 export const operations = {
   ...apiDocsOperations,
   ...libraryOperations,
+  ...bookOperations,
+  ...seriesOperations,
+  ...webPubOperations,
+  ...mihonOperations,
+  ...bookPageOperations,
+  ...bookPosterOperations,
+  ...seriesPosterOperations,
   ...userOperations,
   ...currentUserOperations,
   ...apiKeyOperations,

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { CollectionIdParams, CollectionThumbnailParams, ThumbnailReadListDto } from '../collections.js';
 import { ThumbnailUploadQuery } from '../thumbnails.js';
-import { posterUpload } from './collection-posters.js';
-import { accepted, binary, defineOperation } from './operation.js';
+import { accepted, binary, defineOperation, posterUpload } from './operation.js';
 
 /** Posters of read lists (api.md §1.9, §4.5): images for every user who can see the read list, the rest for admins. */
 const tags = ['Readlist Poster'] as const;
@@ -50,7 +49,8 @@ export const readListPosterOperations = {
     access: 'ADMIN',
     params: CollectionIdParams,
     query: ThumbnailUploadQuery,
-    ...posterUpload,
+    body: posterUpload,
+    consumes: ['multipart/form-data'],
     responses: { 200: ThumbnailReadListDto },
   }),
   markReadListThumbnailSelected: defineOperation({

@@ -29,6 +29,8 @@ import type { ReadProgressService } from '../reading/read-progress.js';
 import type { ReferentialQueries } from '../db/queries/referential.js';
 import type { VisibilityQueries } from '../db/queries/visibility.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
+import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
+import type { FileDeletion } from '../library/file-deletion.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
@@ -72,7 +74,9 @@ export interface AppDeps {
   /** Referential values (authors, genres, tags…) filtered for the caller. */
   referential: ReferentialQueries;
   /** Metadata edits (PATCH endpoints); refreshes are tasks. */
-  metadata: { editing: MetadataEditing };
+  metadata: { editing: MetadataEditing; refresh: MetadataRefresh };
+  /** Deleting book and series files on disk (queued as tasks). */
+  fileDeletion: FileDeletion;
   /** Series and book lists, conditions and full-text search. */
   browse: Browse;
   /** Which series, books, collections and read lists a user may see (live events are narrowed by it). */

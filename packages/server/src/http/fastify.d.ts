@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's path as the operation table writes it (`{bookId}`), for the OpenAPI document. */
     openapiPath?: string;
+    /** The request body of the OpenAPI document when the server does not validate it (multipart uploads). */
+    openapiBody?: unknown;
   }
   interface FastifyInstance {
     /** onRequest hook: resolves the caller from session, remember-me, Basic or API key; 401 when none. */

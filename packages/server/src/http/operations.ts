@@ -56,6 +56,9 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
     const entry = handlers[id] as Handler<Operation>;
     const { handler, options } = typeof entry === 'function' ? { handler: entry, options: {} } : entry;
     const onRequest = accessHook(app, operation.access);
+    // A multipart body is read part by part by its handler (uploads are streamed, not parsed into an object), so
+    // Fastify cannot validate it; its schema is shown in the document through `openapiBody`.
+    const multipart = operation.consumes?.includes('multipart/form-data') ?? false;
     app.route({
       method: operation.method,
       url: routeUrl(operation),
@@ -68,7 +71,7 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
         ...(operation.params ? { params: operation.params } : {}),
         ...(operation.query ? { querystring: operation.query } : {}),
         ...(operation.headers ? { headers: operation.headers } : {}),
-        ...(operation.body ? { body: operation.body } : {}),
+        ...(operation.body && !multipart ? { body: operation.body } : {}),
         ...(operation.consumes ? { consumes: [...operation.consumes] } : {}),
         ...(operation.produces ? { produces: [...operation.produces] } : {}),
         response: operation.responses,
@@ -77,7 +80,11 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
       ...(onRequest ? { onRequest } : {}),
       ...(operation.restParam ? { preValidation: restParamHook(operation.restParam) } : {}),
       ...options,
-      config: { ...options.config, openapiPath: operation.path },
+      config: {
+        ...options.config,
+        openapiPath: operation.path,
+        ...(multipart && operation.body ? { openapiBody: operation.body } : {}),
+      },
       handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
     });
   }
@@ -133,8 +140,18 @@ export async function registerApiDocs(app: FastifyInstance, info: { version: str
       security: [{ basicAuth: [] }, { apiKey: [] }],
     },
     hideUntagged: true,
+    // Spring writes a trailing wildcard as a literal `*` (`/books/{bookId}/file/*`), @fastify/swagger as `{*}`.
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      const paths = Object.entries(openapiObject.paths ?? {}).map(([path, item]) => [
+        path.replace(/\{\*\}$/, '*'),
+        item,
+      ]);
+      return { ...openapiObject, paths: Object.fromEntries(paths) };
+    },
     transform: ({ schema, url, route }) => ({
-      schema,
+      schema: route.config?.openapiBody ? { ...schema, body: route.config.openapiBody } : schema,
       url: route.config?.openapiPath ?? url,
     }),
   });

@@ -388,6 +388,10 @@ describe('POST /api/v1/series/list conditions (api.md §5.1)', () => {
     ]) {
       const r = await c.call(f.users.admin, 'POST', '/api/v1/series/list', { condition });
       expect(r.status, JSON.stringify(condition)).toBe(400);
+      // Komga's validation body, one violation where the condition is wrong rather than one per union member.
+      expect(r.body, JSON.stringify(condition)).toEqual({
+        violations: [{ fieldName: expect.stringMatching(/^condition/), message: expect.any(String) }],
+      });
     }
   });
 

@@ -18,10 +18,41 @@ const idList = (...names: string[]) =>
       'Quire reads every id filter as a list (repeated, comma-separated or `[]`), as on /api/v2; one id filters as in Komga',
     ]),
   );
+const linkUrl =
+  'Komga refuses a link without url too (its DTO validates it as @NotBlank @URL), though its document marks it optional';
 
-/** Poster uploads: the multipart form's `file` part is required by both servers; @fastify/swagger says so. */
-const uploadBody = {
-  'body: required true': 'Komga answers 400 without the `file` part too; its document just leaves the form optional',
+/** Komga's document gives its images and pages as a `default` answer; ours gives the 200 the server sends. */
+const imageAnswer = { 'response 200: extra': "Komga's document calls the 200 with the image its default answer" };
+const uploadRequired = {
+  'body: required true':
+    "Komga refuses an upload without its file part too (400 Required part 'file'); its document does not mark the body required",
+};
+
+/**
+ * Readium links nest: a page's `alternate` (the page converted to JPEG) and a table of contents' `children` are links
+ * too. Komga's manifests carry them as well; its document leaves them out of WPLinkDto.
+ */
+const nestedLinks = Object.fromEntries(
+  [
+    'images[]',
+    'landmarks[]',
+    'links[]',
+    'metadata.belongsTo.collection[].links[]',
+    'metadata.belongsTo.series[].links[]',
+    'pageList[]',
+    'readingOrder[]',
+    'resources[]',
+    'toc[]',
+  ].flatMap((at) =>
+    ['alternate', 'children'].map((key) => [
+      `response 200.${at}.${key}: extra`,
+      'Readium links nest (a page and its JPEG alternate, a chapter and its sections); Komga sends them too',
+    ]),
+  ),
+);
+const pageNumbering = {
+  'parameter query zero_based: extra':
+    'Quire counts pages from 0 with zero_based on the raw page and the page thumbnail too, as on the page',
 };
 
 export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
@@ -44,8 +75,8 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   },
   updatePasswordByUserId: { 'body.currentPassword: extra': CURRENT_PASSWORD },
   updatePasswordForCurrentUser: { 'body.currentPassword: extra': CURRENT_PASSWORD },
-  addUserUploadedCollectionThumbnail: uploadBody,
-  addUserUploadedReadListThumbnail: uploadBody,
+  addUserUploadedCollectionThumbnail: uploadRequired,
+  addUserUploadedReadListThumbnail: uploadRequired,
   getReadLists: {
     'parameter query sort: extra':
       "Komga sorts read lists by Spring's `sort` (name, createdDate, lastModifiedDate), which its document hides",
@@ -60,4 +91,39 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   getSeriesReleaseDates: idList('collection_id'),
   getSharingLabels_1: idList('collection_id'),
   getTags_1: idList('collection_id'),
+  getBookProgression: {
+    'response 200.locator.locations.fragments: optional (required in Komga)':
+      'One schema serves PUT, where clients may leave fragments out; the answer always carries it (empty when unknown)',
+    'response 204: extra': 'Komga answers 204 too when the book has no progression yet; its document does not say so',
+  },
+  getAllBooksDeprecated: {
+    'parameter query deleted: extra':
+      'Mihon sends deleted=false meaning live books only, as on every other list; Komga ignores it and lists deleted books',
+  },
+  getBookPageByNumber: {
+    ...imageAnswer,
+    'parameter header accept: type "string" ≠ "array"':
+      "An Accept header is one text on the wire; Komga's document gives Spring's parsed list of media types",
+    'parameter query convert: enum [] ≠ [jpeg, png]':
+      "Read in any letter case and ignored when empty (api.md §1.9); any other value is refused with Komga's message",
+  },
+  getBookPageRawByNumber: pageNumbering,
+  getBookPageThumbnailByNumber: { ...imageAnswer, ...pageNumbering },
+  getBookWebPubManifest: nestedLinks,
+  getBookWebPubManifestDivina: nestedLinks,
+  getBookWebPubManifestEpub: nestedLinks,
+  getBookWebPubManifestPdf: nestedLinks,
+  getBookPositions: {
+    'response 200.positions[].locations.fragments: optional (required in Komga)':
+      "The locator type is the web reader's too, whose own locators may lack fragments; the answer always carries it",
+  },
+  getBookThumbnail: imageAnswer,
+  getBookThumbnailById: imageAnswer,
+  getSeriesThumbnail: imageAnswer,
+  getSeriesThumbnailById: imageAnswer,
+  addUserUploadedBookThumbnail: uploadRequired,
+  addUserUploadedSeriesThumbnail: uploadRequired,
+  updateBookMetadata: { 'body.links[].url: required (optional in Komga)': linkUrl },
+  updateBookMetadataByBatch: { 'body{}.links[].url: required (optional in Komga)': linkUrl },
+  updateSeriesMetadata: { 'body.links[].url: required (optional in Komga)': linkUrl },
 };

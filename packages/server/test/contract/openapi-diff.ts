@@ -192,8 +192,10 @@ function diffSchema(
   const tk = typeOf(komga);
   if (tk && tm !== tk) return [`${at}: type ${JSON.stringify(tm)} ≠ ${JSON.stringify(tk)}`];
   if (Array.isArray(komga.enum)) {
-    const a = [...((mine.enum as unknown[]) ?? [])].map(String).sort();
-    const b = [...(komga.enum as unknown[])].map(String).sort();
+    // `null` in an enum is nullability, left out like everywhere else.
+    const constants = (e: unknown) => ((e as unknown[] | undefined) ?? []).filter((v) => v !== null).map(String);
+    const a = constants(mine.enum).sort();
+    const b = constants(komga.enum).sort();
     if (a.join() !== b.join()) out.push(`${at}: enum [${a.join(', ')}] ≠ [${b.join(', ')}]`);
   }
   if (tk === 'array')

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { api, apiUrl, client, operationUrl } from './client';
-import type { BookDto } from '@quire/api';
+import type { BookDto, Page } from '@quire/api';
 import { bookKeys, fetchBookList } from './books';
 import { collectionKeys } from './collections';
 import { readListKeys } from './readlists';
@@ -54,8 +54,8 @@ export async function forEachId(ids: readonly string[], run: (id: string) => Pro
 }
 
 const enc = encodeURIComponent;
-const bookPath = (id: string) => `/api/v1/books/${enc(id)}`;
-const seriesPath = (id: string) => `/api/v1/series/${enc(id)}`;
+const book = (bookId: string) => ({ params: { bookId } });
+const series = (seriesId: string) => ({ params: { seriesId } });
 
 function invalidate(qc: QueryClient, keys: QueryKey[]) {
   return Promise.all(keys.map((queryKey) => qc.invalidateQueries({ queryKey })));
@@ -85,8 +85,8 @@ export function useMarkBooksRead() {
     ({ bookIds, read }: { bookIds: string[]; read: boolean }) =>
       forEachId(bookIds, (id) =>
         read
-          ? api<void>(`${bookPath(id)}/read-progress`, { method: 'PATCH', body: { completed: true } })
-          : api<void>(`${bookPath(id)}/read-progress`, { method: 'DELETE' }),
+          ? client.patch('/api/v1/books/{bookId}/read-progress', { ...book(id), body: { completed: true } })
+          : client.delete('/api/v1/books/{bookId}/read-progress', book(id)),
       ),
     readStateKeys,
   );
@@ -96,7 +96,11 @@ export function useMarkBooksRead() {
 export function useMarkSeriesRead() {
   return useItemsMutation(
     ({ seriesIds, read }: { seriesIds: string[]; read: boolean }) =>
-      forEachId(seriesIds, (id) => api<void>(`${seriesPath(id)}/read-progress`, { method: read ? 'POST' : 'DELETE' })),
+      forEachId(seriesIds, (id) =>
+        read
+          ? client.post('/api/v1/series/{seriesId}/read-progress', series(id))
+          : client.delete('/api/v1/series/{seriesId}/read-progress', series(id)),
+      ),
     readStateKeys,
   );
 }
@@ -105,14 +109,14 @@ export function useMarkSeriesRead() {
 export function useAnalyzeBooks() {
   return useMutation({
     mutationFn: ({ ids }: { ids: string[] }) =>
-      forEachId(ids, (id) => api<void>(`${bookPath(id)}/analyze`, { method: 'POST' })),
+      forEachId(ids, (id) => client.post('/api/v1/books/{bookId}/analyze', book(id))),
   });
 }
 
 export function useAnalyzeSeries() {
   return useMutation({
     mutationFn: ({ ids }: { ids: string[] }) =>
-      forEachId(ids, (id) => api<void>(`${seriesPath(id)}/analyze`, { method: 'POST' })),
+      forEachId(ids, (id) => client.post('/api/v1/series/{seriesId}/analyze', series(id))),
   });
 }
 
@@ -120,14 +124,14 @@ export function useAnalyzeSeries() {
 export function useRefreshBooksMetadata() {
   return useMutation({
     mutationFn: ({ ids }: { ids: string[] }) =>
-      forEachId(ids, (id) => api<void>(`${bookPath(id)}/metadata/refresh`, { method: 'POST' })),
+      forEachId(ids, (id) => client.post('/api/v1/books/{bookId}/metadata/refresh', book(id))),
   });
 }
 
 export function useRefreshSeriesMetadata() {
   return useMutation({
     mutationFn: ({ ids }: { ids: string[] }) =>
-      forEachId(ids, (id) => api<void>(`${seriesPath(id)}/metadata/refresh`, { method: 'POST' })),
+      forEachId(ids, (id) => client.post('/api/v1/series/{seriesId}/metadata/refresh', series(id))),
   });
 }
 
@@ -138,7 +142,7 @@ const contentKeys = (): QueryKey[] => [bookKeys.all, seriesKeys.all, collectionK
 export function useDeleteBooks() {
   return useItemsMutation(
     ({ bookIds }: { bookIds: string[] }) =>
-      forEachId(bookIds, (id) => api<void>(`${bookPath(id)}/file`, { method: 'DELETE' })),
+      forEachId(bookIds, (id) => client.delete('/api/v1/books/{bookId}/file', book(id))),
     contentKeys,
     false,
   );
@@ -148,7 +152,7 @@ export function useDeleteBooks() {
 export function useDeleteSeries() {
   return useItemsMutation(
     ({ seriesIds }: { seriesIds: string[] }) =>
-      forEachId(seriesIds, (id) => api<void>(`${seriesPath(id)}/file`, { method: 'DELETE' })),
+      forEachId(seriesIds, (id) => client.delete('/api/v1/series/{seriesId}/file', series(id))),
     contentKeys,
     false,
   );
@@ -210,8 +214,8 @@ export const oneshotBookQuery = (seriesId: string) =>
   });
 
 /** Download links (FILE_DOWNLOAD): the book's file, a series or read list as one ZIP. */
-export const bookFileUrl = (id: string) => apiUrl(`${bookPath(id)}/file`);
-export const seriesFileUrl = (id: string) => apiUrl(`${seriesPath(id)}/file`);
+export const bookFileUrl = (id: string) => operationUrl('/api/v1/books/{bookId}/file', book(id));
+export const seriesFileUrl = (id: string) => operationUrl('/api/v1/series/{seriesId}/file', series(id));
 export const readListFileUrl = (id: string) => operationUrl('/api/v1/readlists/{id}/file', { params: { id } });
 /** The read list as a ComicRack reading list (Quire's `/cbl` endpoint). */
 export const readListCblUrl = (id: string) => operationUrl('/api/v1/readlists/{id}/cbl', { params: { id } });

@@ -6,14 +6,23 @@ import {
   useQuery,
   type QueryKey,
 } from '@tanstack/react-query';
-import type { BookDto, MediaProfile, MediaStatus, Page } from '@quire/api';
-import { api, ApiError, apiUrl, type ApiInit } from './client';
+import type {
+  AuthorMatch,
+  BookDto,
+  BookSearch,
+  EqualityOperator,
+  MediaStatus,
+  Page,
+  ReadStatus,
+  SearchConditionBook,
+} from '@quire/api';
+import { api, ApiError, apiUrl, client } from './client';
 
 /**
  * Books (api.md §3.3, §5): detail, the search list, series and read-list members, on deck. This file also holds
  * the paging and search-condition vocabulary every list of the web client shares (series.ts builds on it).
  */
-export type { BookDto, Page };
+export type { AuthorMatch, BookDto, BookSearch, EqualityOperator, Page, ReadStatus };
 
 // ---------------------------------------------------------------------------------------------------------------
 // Paging
@@ -26,10 +35,10 @@ export interface PageParams {
   unpaged?: boolean;
 }
 
-export const pageQuery = (p: PageParams): NonNullable<ApiInit['query']> => ({
+export const pageQuery = (p: PageParams) => ({
   page: p.page,
   size: p.size,
-  sort: p.sort,
+  sort: p.sort ? [...p.sort] : undefined,
   unpaged: p.unpaged || undefined,
 });
 
@@ -57,57 +66,13 @@ export function infiniteList<T>(queryKey: QueryKey, fetchPage: (page: number, si
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Search conditions (api.md §5.1): single-key objects, combined with allOf / anyOf.
+// Search conditions (api.md §5.1): single-key objects, combined with allOf / anyOf. The grammar is the server's
+// request schema (`@quire/api` search.ts); its types come from there, as types only.
 
-export type EqualityOperator<T> = { operator: 'is' | 'isNot'; value: T };
-export type NullableOperator<T> = EqualityOperator<T> | { operator: 'isNull' | 'isNotNull' };
-export type StringOperator = {
-  operator:
-    'is' | 'isNot' | 'contains' | 'doesNotContain' | 'beginsWith' | 'doesNotBeginWith' | 'endsWith' | 'doesNotEndWith';
-  value: string;
-};
-export type NumericOperator = { operator: 'is' | 'isNot' | 'greaterThan' | 'lessThan'; value: number };
-export type NumericNullableOperator = NumericOperator | { operator: 'isNull' | 'isNotNull' };
-export type DateOperator =
-  | { operator: 'before' | 'after'; dateTime: string }
-  | { operator: 'isInTheLast' | 'isNotInTheLast'; duration: string }
-  | { operator: 'isNull' | 'isNotNull' };
-export type BooleanOperator = { operator: 'isTrue' | 'isFalse' };
+/** Read statuses in the order the filters offer them. */
+export const READ_STATUSES = ['UNREAD', 'IN_PROGRESS', 'READ'] as const satisfies readonly ReadStatus[];
 
-export const READ_STATUSES = ['UNREAD', 'IN_PROGRESS', 'READ'] as const;
-export type ReadStatus = (typeof READ_STATUSES)[number];
-export interface AuthorMatch {
-  name?: string;
-  role?: string;
-}
-export interface PosterMatch {
-  type?: 'GENERATED' | 'SIDECAR' | 'USER_UPLOADED';
-  selected?: boolean;
-}
-
-export type BookCondition =
-  | { allOf: BookCondition[] }
-  | { anyOf: BookCondition[] }
-  | { libraryId: EqualityOperator<string> }
-  | { readListId: EqualityOperator<string> }
-  | { seriesId: EqualityOperator<string> }
-  | { deleted: BooleanOperator }
-  | { oneShot: BooleanOperator }
-  | { title: StringOperator }
-  | { releaseDate: DateOperator }
-  | { tag: NullableOperator<string> }
-  | { numberSort: NumericOperator }
-  | { readStatus: EqualityOperator<ReadStatus> }
-  | { mediaStatus: EqualityOperator<MediaStatus> }
-  | { mediaProfile: EqualityOperator<MediaProfile> }
-  | { author: EqualityOperator<AuthorMatch> }
-  | { poster: EqualityOperator<PosterMatch> };
-
-/** The body of `POST /api/v1/books/list`. */
-export interface BookSearch {
-  condition?: BookCondition;
-  fullTextSearch?: string;
-}
+export type BookCondition = SearchConditionBook;
 
 /** Conditions ANDed together; undefined when there are none, one condition stays as it is. */
 export function allOf<C>(conditions: (C | undefined | null | false)[]): { allOf: C[] } | C | undefined {
@@ -160,7 +125,6 @@ export const bookKeys = {
 };
 
 const enc = encodeURIComponent;
-const bookPath = (id: string) => `/api/v1/books/${enc(id)}`;
 
 const searchBody = (p: BookSearch): BookSearch => ({
   ...(p.condition ? { condition: p.condition } : {}),
@@ -168,15 +132,19 @@ const searchBody = (p: BookSearch): BookSearch => ({
 });
 
 export const fetchBookList = (params: BookListParams) =>
-  api<Page<BookDto>>('/api/v1/books/list', { method: 'POST', query: pageQuery(params), body: searchBody(params) });
+  client.post('/api/v1/books/list', { query: pageQuery(params), body: searchBody(params) });
 
 export const fetchOnDeck = (params: OnDeckParams & PageParams) =>
-  api<Page<BookDto>>('/api/v1/books/ondeck', {
-    query: { library_id: params.libraryIds, page: params.page, size: params.size },
+  client.get('/api/v1/books/ondeck', {
+    query: { library_id: params.libraryIds && [...params.libraryIds], page: params.page, size: params.size },
   });
 
 export const bookQueries = {
-  detail: (id: string) => queryOptions({ queryKey: bookKeys.detail(id), queryFn: () => api<BookDto>(bookPath(id)) }),
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: bookKeys.detail(id),
+      queryFn: () => client.get('/api/v1/books/{bookId}', { params: { bookId: id } }),
+    }),
   list: (params: BookListParams) =>
     queryOptions({
       queryKey: bookKeys.list(params),
@@ -189,7 +157,17 @@ export const bookQueries = {
     queryOptions({
       queryKey: bookKeys.inSeries(seriesId, params),
       queryFn: () =>
-        api<Page<BookDto>>(`/api/v1/series/${enc(seriesId)}/books`, { query: { ...params, ...pageQuery(params) } }),
+        client.get('/api/v1/series/{seriesId}/books', {
+          params: { seriesId },
+          query: {
+            ...pageQuery(params),
+            read_status: params.read_status && [...params.read_status],
+            tag: params.tag && [...params.tag],
+            media_status: params.media_status && [...params.media_status],
+            deleted: params.deleted,
+            author: params.author && [...params.author],
+          },
+        }),
       placeholderData: keepPreviousData,
     }),
   inReadList: (readListId: string, params: MemberBookParams = {}) =>
@@ -208,11 +186,13 @@ export const bookQueries = {
     queryOptions({
       queryKey: bookKeys.sibling(id, direction, readListId),
       queryFn: async (): Promise<BookDto | null> => {
-        const path = readListId
-          ? `/api/v1/readlists/${enc(readListId)}/books/${enc(id)}/${direction}`
-          : `${bookPath(id)}/${direction}`;
         try {
-          return await api<BookDto>(path);
+          if (readListId)
+            return await api<BookDto>(`/api/v1/readlists/${enc(readListId)}/books/${enc(id)}/${direction}`);
+          const params = { params: { bookId: id } };
+          return await (direction === 'next'
+            ? client.get('/api/v1/books/{bookId}/next', params)
+            : client.get('/api/v1/books/{bookId}/previous', params));
         } catch (e) {
           if (e instanceof ApiError && e.status === 404) return null;
           throw e;

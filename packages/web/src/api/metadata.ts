@@ -10,7 +10,7 @@ import type {
   ReadListUpdateDto,
   SeriesMetadataUpdateDto,
 } from '@quire/api';
-import { api, apiUrl } from './client';
+import { api, apiUrl, client } from './client';
 import { bookKeys, thumbnailKeys, type PosterKind } from './books';
 import { seriesKeys } from './series';
 import { collectionKeys } from './collections';
@@ -103,7 +103,7 @@ export function useUpdateBookMetadata() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ bookId, changes }: { bookId: string; changes: BookMetadataUpdate }) =>
-      api<void>(`/api/v1/books/${enc(bookId)}/metadata`, { method: 'PATCH', body: changes }),
+      client.patch('/api/v1/books/{bookId}/metadata', { params: { bookId }, body: changes }),
     onSuccess: () => invalidate([bookKeys.all, seriesKeys.all, referentialKeys.all]),
   });
 }
@@ -113,7 +113,7 @@ export function useUpdateBooksMetadata() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: (changes: Record<string, BookMetadataUpdate>) =>
-      api<void>('/api/v1/books/metadata', { method: 'PATCH', body: changes }),
+      client.patch('/api/v1/books/metadata', { body: changes }),
     onSuccess: () => invalidate([bookKeys.all, seriesKeys.all, referentialKeys.all]),
   });
 }
@@ -123,7 +123,7 @@ export function useUpdateSeriesMetadata() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ seriesId, changes }: { seriesId: string; changes: SeriesMetadataUpdate }) =>
-      api<void>(`/api/v1/series/${enc(seriesId)}/metadata`, { method: 'PATCH', body: changes }),
+      client.patch('/api/v1/series/{seriesId}/metadata', { params: { seriesId }, body: changes }),
     onSuccess: () => invalidate([seriesKeys.all, bookKeys.all, referentialKeys.all]),
   });
 }

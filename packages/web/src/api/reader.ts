@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BookPageDto, R2PositionsDto, R2ProgressionDto, WPPublicationDto } from '@quire/api';
-import { ApiError, api, apiUrl, client, operationUrl } from './client';
+import { ApiError, apiUrl, client, operationUrl } from './client';
 
 /**
  * What the readers fetch and write (api.md §3.3): a book's pages and their image URLs, page progress
@@ -9,7 +9,6 @@ import { ApiError, api, apiUrl, client, operationUrl } from './client';
 export type { BookPageDto, R2PositionsDto, R2ProgressionDto, WPPublicationDto };
 
 const enc = encodeURIComponent;
-const bookPath = (bookId: string) => `/api/v1/books/${enc(bookId)}`;
 
 export const readerKeys = {
   all: ['reader'] as const,
@@ -33,10 +32,13 @@ export const browserShows = (mediaType: string) => SHOWN_AS_IS.has(mediaType.toL
 
 /** The image of page `n` (1-based); `convert` asks the server for a JPEG. */
 export function pageUrl(bookId: string, n: number, opts: { convert?: boolean; download?: boolean } = {}): string {
-  return apiUrl(`${bookPath(bookId)}/pages/${n}`, {
-    convert: opts.convert ? 'jpeg' : undefined,
-    // A download must get the page's own bytes, never a PDF page cut out of a PDF book.
-    contentNegotiation: opts.download ? false : undefined,
+  return operationUrl('/api/v1/books/{bookId}/pages/{pageNumber}', {
+    params: { bookId, pageNumber: n },
+    query: {
+      convert: opts.convert ? 'jpeg' : undefined,
+      // A download must get the page's own bytes, never a PDF page cut out of a PDF book.
+      contentNegotiation: opts.download ? false : undefined,
+    },
   });
 }
 
@@ -44,13 +46,14 @@ export function pageUrl(bookId: string, n: number, opts: { convert?: boolean; do
 export const pageImageUrl = (bookId: string, page: Pick<BookPageDto, 'number' | 'mediaType'>) =>
   pageUrl(bookId, page.number, { convert: !browserShows(page.mediaType) });
 
-export const pageThumbnailUrl = (bookId: string, n: number) => apiUrl(`${bookPath(bookId)}/pages/${n}/thumbnail`);
+export const pageThumbnailUrl = (bookId: string, n: number) =>
+  operationUrl('/api/v1/books/{bookId}/pages/{pageNumber}/thumbnail', { params: { bookId, pageNumber: n } });
 
 export const readerQueries = {
   pages: (bookId: string) =>
     queryOptions({
       queryKey: readerKeys.pages(bookId),
-      queryFn: () => api<BookPageDto[]>(`${bookPath(bookId)}/pages`),
+      queryFn: () => client.get('/api/v1/books/{bookId}/pages', { params: { bookId } }),
       // Pages change only when the book is analysed again, which remounts the reader anyway.
       staleTime: 5 * 60_000,
     }),
@@ -82,24 +85,36 @@ export const fontCssUrl = (family: string) =>
  * `keepalive` lets the request finish while the page unloads.
  */
 export const patchReadProgress = (bookId: string, page: number, opts: { keepalive?: boolean } = {}) =>
-  api<void>(`${bookPath(bookId)}/read-progress`, { method: 'PATCH', body: { page }, keepalive: opts.keepalive });
+  client.patch('/api/v1/books/{bookId}/read-progress', {
+    params: { bookId },
+    body: { page },
+    keepalive: opts.keepalive,
+  });
 
 /** `GET /books/{id}/progression`: the Readium progression, null when there is none (204). */
 export async function fetchProgression(bookId: string): Promise<R2ProgressionDto | null> {
-  const body = await api<R2ProgressionDto | undefined | ''>(`${bookPath(bookId)}/progression`);
+  // 204 (no progression yet) comes back as undefined.
+  const body: R2ProgressionDto | undefined = await client.get('/api/v1/books/{bookId}/progression', {
+    params: { bookId },
+  });
   return body && typeof body === 'object' ? body : null;
 }
 
 /** `PUT /books/{id}/progression`. */
 export const putProgression = (bookId: string, progression: R2ProgressionDto, opts: { keepalive?: boolean } = {}) =>
-  api<void>(`${bookPath(bookId)}/progression`, { method: 'PUT', body: progression, keepalive: opts.keepalive });
+  client.put('/api/v1/books/{bookId}/progression', {
+    params: { bookId },
+    body: progression,
+    keepalive: opts.keepalive,
+  });
 
-export const fetchManifest = (bookId: string) => api<WPPublicationDto>(`${bookPath(bookId)}/manifest`);
-export const fetchPositions = (bookId: string) => api<R2PositionsDto>(`${bookPath(bookId)}/positions`);
+export const fetchManifest = (bookId: string) => client.get('/api/v1/books/{bookId}/manifest', { params: { bookId } });
+export const fetchPositions = (bookId: string) =>
+  client.get('/api/v1/books/{bookId}/positions', { params: { bookId } });
 
-/** The base URL of an EPUB's resources, as the manifest's hrefs start. */
+/** The base URL of an EPUB's resources, as the manifest's hrefs start (a prefix, not one resource). */
 export const resourceBaseUrl = (bookId: string) =>
-  new URL(`${apiUrl(`${bookPath(bookId)}/resource`)}/`, window.location.origin).href;
+  new URL(`${apiUrl(`/api/v1/books/${enc(bookId)}/resource`)}/`, window.location.origin).href;
 
 /** The bytes of a page as shown (for making a poster of it). */
 export async function fetchPageImage(bookId: string, page: Pick<BookPageDto, 'number' | 'mediaType'>): Promise<Blob> {

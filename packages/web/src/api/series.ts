@@ -1,52 +1,23 @@
 import { keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { Page, SeriesDto } from '@quire/api';
-import { api } from './client';
-import {
-  infiniteList,
-  pageQuery,
-  type AuthorMatch,
-  type BooleanOperator,
-  type DateOperator,
-  type EqualityOperator,
-  type NullableOperator,
-  type NumericNullableOperator,
-  type PageParams,
-  type ReadStatus,
-  type StringOperator,
-} from './books';
+import type {
+  GroupCountDto,
+  Page,
+  ReadStatus,
+  SearchConditionSeries,
+  SeriesDto,
+  SeriesSearch,
+  SeriesStatus,
+} from '@quire/api';
+import { api, client } from './client';
+import { infiniteList, pageQuery, type PageParams } from './books';
 
 /** Series (api.md §3.2, §5): detail, the search list, alphabetical groups, new and updated series. */
-export type { SeriesDto };
+export type { GroupCountDto, SeriesDto, SeriesSearch, SeriesStatus };
 
-export const SERIES_STATUSES = ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'] as const;
-export type SeriesStatus = (typeof SERIES_STATUSES)[number];
+export { SERIES_STATUSES } from '@quire/api/constants';
 
-export type SeriesCondition =
-  | { allOf: SeriesCondition[] }
-  | { anyOf: SeriesCondition[] }
-  | { libraryId: EqualityOperator<string> }
-  | { collectionId: EqualityOperator<string> }
-  | { deleted: BooleanOperator }
-  | { complete: BooleanOperator }
-  | { oneShot: BooleanOperator }
-  | { title: StringOperator }
-  | { titleSort: StringOperator }
-  | { releaseDate: DateOperator }
-  | { tag: NullableOperator<string> }
-  | { sharingLabel: NullableOperator<string> }
-  | { genre: NullableOperator<string> }
-  | { publisher: EqualityOperator<string> }
-  | { language: EqualityOperator<string> }
-  | { ageRating: NumericNullableOperator }
-  | { readStatus: EqualityOperator<ReadStatus> }
-  | { seriesStatus: EqualityOperator<SeriesStatus> }
-  | { author: EqualityOperator<AuthorMatch> };
-
-/** The body of `POST /api/v1/series/list` and `/series/list/alphabetical-groups`. */
-export interface SeriesSearch {
-  condition?: SeriesCondition;
-  fullTextSearch?: string;
-}
+/** The condition tree of a series search: the server's request schema, as a type. */
+export type SeriesCondition = SearchConditionSeries;
 
 export interface SeriesListParams extends PageParams, SeriesSearch {}
 
@@ -74,11 +45,6 @@ export interface CollectionSeriesParams extends PageParams {
   author?: readonly string[];
 }
 
-export interface GroupCountDto {
-  group: string;
-  count: number;
-}
-
 export type RecentSeriesKind = 'new' | 'updated' | 'latest';
 
 export const seriesKeys = {
@@ -101,12 +67,12 @@ const searchBody = (p: SeriesSearch): SeriesSearch => ({
 });
 
 export const fetchSeriesList = (params: SeriesListParams) =>
-  api<Page<SeriesDto>>('/api/v1/series/list', { method: 'POST', query: pageQuery(params), body: searchBody(params) });
+  client.post('/api/v1/series/list', { query: pageQuery(params), body: searchBody(params) });
 
 export const fetchRecentSeries = (kind: RecentSeriesKind, params: RecentSeriesParams & PageParams) =>
-  api<Page<SeriesDto>>(`/api/v1/series/${kind}`, {
+  client.get(`/api/v1/series/${kind}`, {
     query: {
-      library_id: params.libraryIds,
+      library_id: params.libraryIds && [...params.libraryIds],
       oneshot: params.oneshot,
       deleted: params.deleted,
       page: params.page,
@@ -117,7 +83,10 @@ export const fetchRecentSeries = (kind: RecentSeriesKind, params: RecentSeriesPa
 
 export const seriesQueries = {
   detail: (id: string) =>
-    queryOptions({ queryKey: seriesKeys.detail(id), queryFn: () => api<SeriesDto>(`/api/v1/series/${enc(id)}`) }),
+    queryOptions({
+      queryKey: seriesKeys.detail(id),
+      queryFn: () => client.get('/api/v1/series/{seriesId}', { params: { seriesId: id } }),
+    }),
   list: (params: SeriesListParams) =>
     queryOptions({
       queryKey: seriesKeys.list(params),
@@ -129,8 +98,7 @@ export const seriesQueries = {
   alphabeticalGroups: (search: SeriesSearch) =>
     queryOptions({
       queryKey: seriesKeys.alphabeticalGroups(search),
-      queryFn: () =>
-        api<GroupCountDto[]>('/api/v1/series/list/alphabetical-groups', { method: 'POST', body: searchBody(search) }),
+      queryFn: () => client.post('/api/v1/series/list/alphabetical-groups', { body: searchBody(search) }),
       placeholderData: keepPreviousData,
     }),
   recent: (kind: RecentSeriesKind, params: RecentSeriesParams = {}) =>

@@ -10,8 +10,6 @@ import type {
   SearchConditionSeries,
   StringOperator,
 } from '@quire/api';
-import { BOOK_CONDITION_KINDS, POSTER_TYPES, READ_STATUSES, SERIES_CONDITION_KINDS } from '@quire/api';
-import { badRequest } from '../../domain/errors.js';
 import type { ContentViewer } from '../../domain/restrictions.js';
 import type { AgeRestriction } from '../../domain/user.js';
 import { fold } from '../search/text.js';
@@ -117,163 +115,10 @@ export const seriesVisibleTo = (viewer: ContentViewer): Sql =>
 /** Nothing hides anything from this viewer: every library, no age or label rule. */
 export const seesEverything = (viewer: ContentViewer): boolean => seriesVisibility(visibilityOf(viewer)) === null;
 
-// ---- checking request bodies ----
-
-const fail = (what: string): never => {
-  throw badRequest(`Invalid search condition: ${what}`);
-};
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-/** The body's condition, checked; null when absent. A malformed condition is a 400, as Jackson's refusal is. */
-export function checkSeriesCondition(input: unknown): SearchConditionSeries | null {
-  return checkCondition(input, SERIES_CONDITION_KINDS) as SearchConditionSeries | null;
-}
-export function checkBookCondition(input: unknown): SearchConditionBook | null {
-  return checkCondition(input, BOOK_CONDITION_KINDS) as SearchConditionBook | null;
-}
-
-type Family =
-  | 'equality'
-  | 'nullable'
-  | 'string'
-  | 'numeric'
-  | 'nullableInt'
-  | 'date'
-  | 'boolean'
-  | 'readStatus'
-  | 'author'
-  | 'poster'
-  | 'enum';
-
-const FAMILY: Record<string, Family> = {
-  libraryId: 'equality',
-  collectionId: 'equality',
-  readListId: 'equality',
-  seriesId: 'equality',
-  deleted: 'boolean',
-  complete: 'boolean',
-  oneShot: 'boolean',
-  title: 'string',
-  titleSort: 'string',
-  releaseDate: 'date',
-  numberSort: 'numeric',
-  tag: 'nullable',
-  sharingLabel: 'nullable',
-  genre: 'nullable',
-  publisher: 'equality',
-  language: 'equality',
-  ageRating: 'nullableInt',
-  readStatus: 'readStatus',
-  mediaStatus: 'enum',
-  seriesStatus: 'enum',
-  mediaProfile: 'enum',
-  author: 'author',
-  poster: 'poster',
-};
-const ENUMS: Record<string, readonly string[]> = {
-  mediaStatus: ['UNKNOWN', 'ERROR', 'READY', 'UNSUPPORTED', 'OUTDATED'],
-  seriesStatus: ['ENDED', 'ONGOING', 'ABANDONED', 'HIATUS'],
-  mediaProfile: ['DIVINA', 'PDF', 'EPUB'],
-};
-const OPERATORS: Record<Family, readonly string[]> = {
-  equality: ['is', 'isNot'],
-  enum: ['is', 'isNot'],
-  readStatus: ['is', 'isNot'],
-  author: ['is', 'isNot'],
-  poster: ['is', 'isNot'],
-  nullable: ['is', 'isNot', 'isNull', 'isNotNull'],
-  string: ['is', 'isNot', 'contains', 'doesNotContain', 'beginsWith', 'doesNotBeginWith', 'endsWith', 'doesNotEndWith'],
-  numeric: ['is', 'isNot', 'greaterThan', 'lessThan'],
-  nullableInt: ['is', 'isNot', 'greaterThan', 'lessThan', 'isNull', 'isNotNull'],
-  date: ['before', 'after', 'isInTheLast', 'isNotInTheLast', 'isNull', 'isNotNull'],
-  boolean: ['isTrue', 'isFalse'],
-};
-
-function checkCondition(input: unknown, kinds: readonly string[]): unknown {
-  if (input === undefined || input === null) return null;
-  if (!isObject(input)) return fail('a condition is an object');
-  const known = Object.keys(input).filter((k) => k === 'allOf' || k === 'anyOf' || kinds.includes(k));
-  if (known.length !== 1) return fail(`expected exactly one of allOf, anyOf, ${kinds.join(', ')}`);
-  const key = known[0]!;
-  const value = input[key];
-  if (key === 'allOf' || key === 'anyOf') {
-    if (!Array.isArray(value)) return fail(`${key} is a list`);
-    return { [key]: value.map((c) => checkCondition(c, kinds)) };
-  }
-  return { [key]: checkOperator(key, value) };
-}
-
-function checkOperator(key: string, input: unknown): unknown {
-  if (!isObject(input) || typeof input.operator !== 'string') return fail(`${key} needs an operator`);
-  const family = FAMILY[key]!;
-  const operator = input.operator;
-  if (!OPERATORS[family].includes(operator)) return fail(`${key} does not accept operator ${operator}`);
-  if (operator === 'isTrue' || operator === 'isFalse' || operator === 'isNull' || operator === 'isNotNull') {
-    return { operator };
-  }
-  if (family === 'date') {
-    if (operator === 'before' || operator === 'after') {
-      if (typeof input.dateTime !== 'string' || Number.isNaN(Date.parse(input.dateTime))) {
-        return fail(`${key} ${operator} needs a date-time`);
-      }
-      return { operator, dateTime: input.dateTime };
-    }
-    if (typeof input.duration !== 'string' || durationDays(input.duration) === null) {
-      return fail(`${key} ${operator} needs an ISO-8601 duration`);
-    }
-    return { operator, duration: input.duration };
-  }
-  // Enum values are read in any case (Komga's Jackson accepts them case-insensitively).
-  const value =
-    (family === 'enum' || family === 'readStatus') && typeof input.value === 'string'
-      ? input.value.toUpperCase()
-      : input.value;
-  switch (family) {
-    case 'equality':
-    case 'nullable':
-    case 'string':
-      if (typeof value !== 'string') return fail(`${key} needs a text value`);
-      break;
-    case 'enum':
-      if (typeof value !== 'string' || !ENUMS[key]!.includes(value)) return fail(`${key} value ${String(value)}`);
-      break;
-    case 'readStatus':
-      if (typeof value !== 'string' || !(READ_STATUSES as readonly string[]).includes(value)) {
-        return fail(`readStatus value ${String(value)}`);
-      }
-      break;
-    case 'numeric':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return fail(`${key} needs a number`);
-      break;
-    case 'nullableInt':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return fail(`${key} needs an integer`);
-      break;
-    case 'author': {
-      if (!isObject(value)) return fail('author needs {name, role}');
-      const { name, role } = value;
-      if (
-        (name !== undefined && name !== null && typeof name !== 'string') ||
-        (role !== undefined && role !== null && typeof role !== 'string')
-      ) {
-        return fail('author name and role are texts');
-      }
-      return { operator, value: { name: name ?? undefined, role: role ?? undefined } };
-    }
-    case 'poster': {
-      if (!isObject(value)) return fail('poster needs {type, selected}');
-      const { selected } = value;
-      const type = typeof value.type === 'string' ? value.type.toUpperCase() : value.type;
-      if (type !== undefined && type !== null && !(POSTER_TYPES as readonly string[]).includes(type as string)) {
-        return fail(`poster type ${String(type)}`);
-      }
-      if (selected !== undefined && selected !== null && typeof selected !== 'boolean') return fail('poster selected');
-      return { operator, value: { type: type ?? undefined, selected: selected ?? undefined } };
-    }
-  }
-  return { operator, value };
-}
-
-/** Whole days of a `java.time.Duration` text (`PnDTnHnMn.nS`), or null when it is not one. */
+/**
+ * Whole days of a `java.time.Duration` text (`PnDTnHnMn.nS`), or null when it is not one (the request schema has
+ * refused those already).
+ */
 export function durationDays(text: string): number | null {
   const m = /^([-+]?)P(?:([-+]?\d+)D)?(?:T(?:([-+]?\d+)H)?(?:([-+]?\d+)M)?(?:([-+]?\d+(?:[.,]\d+)?)S)?)?$/i.exec(text);
   if (!m || text.toUpperCase().endsWith('T') || /^[-+]?P$/i.test(text)) return null;
@@ -357,7 +202,7 @@ const nullDate = (column: Sql, op: BooleanOperator) =>
   op.operator === 'isTrue' ? sql<SqlBool>`${column} IS NOT NULL` : sql<SqlBool>`${column} IS NULL`;
 
 /** `id IN (values of the side table)` for is / isNot / isNull / isNotNull, compared without regard to case. */
-function membership(id: Sql, op: NullableOperator<string>, select: (value: string | null) => Sql): Sql {
+function membership(id: Sql, op: NullableOperator, select: (value: string | null) => Sql): Sql {
   switch (op.operator) {
     case 'is':
       return sql<SqlBool>`${id} IN (${select(op.value)})`;
@@ -489,7 +334,9 @@ function seriesLeaf(c: SeriesLeaf, out: CompiledCondition): Sql | null {
   }
   if ('seriesStatus' in c) return equality(sql`sm.status`, c.seriesStatus);
   if ('author' in c) {
-    const { name, role } = c.author.value;
+    // null is "not given", as Jackson reads it.
+    const name = c.author.value.name ?? undefined;
+    const role = c.author.value.role ?? undefined;
     if (name === undefined && role === undefined) return null;
     const inner = authorSelect('book_metadata_aggregation_author', 'series_id', name, role);
     return c.author.operator === 'is' ? sql<SqlBool>`s.id IN (${inner})` : sql<SqlBool>`s.id NOT IN (${inner})`;
@@ -577,13 +424,16 @@ function bookLeaf(c: BookLeaf, out: CompiledCondition): Sql | null {
       : sql<SqlBool>`m.media_type NOT IN (${sql.join(types)})`;
   }
   if ('author' in c) {
-    const { name, role } = c.author.value;
+    // null is "not given", as Jackson reads it.
+    const name = c.author.value.name ?? undefined;
+    const role = c.author.value.role ?? undefined;
     if (name === undefined && role === undefined) return null;
     const inner = authorSelect('book_metadata_author', 'book_id', name, role);
     return c.author.operator === 'is' ? sql<SqlBool>`b.id IN (${inner})` : sql<SqlBool>`b.id NOT IN (${inner})`;
   }
   if ('poster' in c) {
-    const { type, selected } = c.poster.value;
+    const type = c.poster.value.type ?? undefined;
+    const selected = c.poster.value.selected ?? undefined;
     if (type === undefined && selected === undefined) return null;
     const parts = [sql`1`];
     if (type !== undefined) parts.push(sql`type = ${type} COLLATE NOCASE`);

@@ -13,6 +13,9 @@ interface PropertySchema {
   anyOf?: PropertySchema[];
   const?: unknown;
   properties?: Record<string, PropertySchema>;
+  /** A recursive schema (the search conditions): its definitions, and references to them by name. */
+  $defs?: Record<string, PropertySchema>;
+  $ref?: string;
 }
 
 /** How Spring Boot's lenient enum conversion compares names: letters and digits only, any case. */
@@ -39,30 +42,61 @@ function scalar(value: string, schema: PropertySchema | undefined): string | und
 
 /**
  * A JSON body as Jackson reads it in Komga (api.md §1.2: `accept-case-insensitive-properties/values`): property
- * names and enum values match in any letter case. Everything else is left to the body schema.
+ * names and enum values match in any letter case. Everything else is left to the body schema. `defs` are the
+ * definitions that `$ref`s of a recursive schema name.
  */
-export function bindBody(value: unknown, schema: PropertySchema | undefined): unknown {
+export function bindBody(
+  value: unknown,
+  schema: PropertySchema | undefined,
+  defs: Record<string, PropertySchema> = {},
+): unknown {
   if (!schema) return value;
+  defs = { ...defs, ...schema.$defs };
+  const members = membersOf(schema, defs);
   if (typeof value === 'string') {
-    const constants = enumConstants(schema) ?? schema.anyOf?.map(enumConstants).find((c) => c) ?? null;
+    const constants = members.map(enumConstants).find((c) => c) ?? null;
     return constants?.find((c) => canonical(c) === canonical(value)) ?? value;
   }
   if (Array.isArray(value)) {
-    const items = schema.items ?? schema.anyOf?.find((s) => s.items)?.items;
-    return items ? value.map((v) => bindBody(v, items)) : value;
+    const items = members.find((s) => s.items)?.items;
+    return items ? value.map((v) => bindBody(v, items, defs)) : value;
   }
   if (value && typeof value === 'object') {
-    const properties = schema.properties ?? schema.anyOf?.find((s) => s.properties)?.properties;
+    const properties = memberFor(value as Record<string, unknown>, members)?.properties;
     if (!properties) return value;
     const byLowerName = new Map(Object.keys(properties).map((k) => [k.toLowerCase(), k]));
     return Object.fromEntries(
       Object.entries(value).map(([key, v]) => {
         const name = key in properties ? key : (byLowerName.get(key.toLowerCase()) ?? key);
-        return [name, bindBody(v, properties[name])];
+        return [name, bindBody(v, properties[name], defs)];
       }),
     );
   }
   return value;
+}
+
+/** The alternatives a value of `schema` may take: itself, or the members of its union, references followed. */
+function membersOf(schema: PropertySchema, defs: Record<string, PropertySchema>): PropertySchema[] {
+  Object.assign(defs, schema.$defs);
+  if (schema.$ref) {
+    const target = defs[schema.$ref];
+    return target ? membersOf(target, defs) : [];
+  }
+  if (schema.anyOf && !enumConstants(schema)) return schema.anyOf.flatMap((s) => membersOf(s, defs));
+  return [schema];
+}
+
+/**
+ * The member of a union that an object is meant for: the first whose properties hold one of its keys and whose
+ * constants (an operator's name) it carries; else the first with properties.
+ */
+function memberFor(value: Record<string, unknown>, members: PropertySchema[]): PropertySchema | undefined {
+  const objects = members.filter((s) => s.properties);
+  const keys = Object.keys(value).map((k) => k.toLowerCase());
+  const fits = (s: PropertySchema) =>
+    Object.keys(s.properties!).some((name) => keys.includes(name.toLowerCase())) &&
+    Object.entries(s.properties!).every(([name, p]) => p.const === undefined || value[name] === p.const);
+  return objects.find(fits) ?? objects[0];
 }
 
 /**

@@ -55,10 +55,12 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(reply, req, err.status, err.message);
     }
     if ('validation' in err && err.validation) {
-      const violations = err.validation.map((v) => ({
-        fieldName: validationField(err.validationContext, v.instancePath, v.params),
-        message: v.message ?? 'is invalid',
-      }));
+      const violations = unique(
+        outermostUnions(err.validation).map((v) => ({
+          fieldName: validationField(err.validationContext, v.instancePath, v.params),
+          message: v.keyword === 'anyOf' ? 'must match one of the accepted forms' : (v.message ?? 'is invalid'),
+        })),
+      );
       return reply.code(400).send({ violations });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
@@ -66,6 +68,31 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(reply, req, status, status >= 500 ? 'Internal Server Error' : err.message);
   });
 }
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * A value that matches no member of a union gets one violation at its place, not one per member and reason (a
+ * search condition has some twenty members): what it was meant to be cannot be known.
+ */
+function outermostUnions<V extends ValidationIssue>(issues: V[]): V[] {
+  const unions = issues.filter((v) => v.keyword === 'anyOf').map((v) => v.instancePath);
+  const within = (path: string, union: string) => path === union || path.startsWith(`${union}/`);
+  const outer = unions.filter((u) => !unions.some((o) => o !== u && within(u, o)));
+  return issues.filter((v) =>
+    outer.every((u) => !within(v.instancePath, u) || (v.keyword === 'anyOf' && v.instancePath === u)),
+  );
+}
+
+const unique = (violations: { fieldName: string; message: string }[]) =>
+  violations.filter(
+    (v, i) => violations.findIndex((w) => w.fieldName === v.fieldName && w.message === v.message) === i,
+  );
 
 function validationField(context: string | undefined, instancePath: string, params: Record<string, unknown>): string {
   const path = instancePath.replace(/^\//, '').replace(/\//g, '.');

@@ -1,35 +1,23 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { Type } from 'typebox';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BookIdParams, SeriesIdParams } from '@quire/api';
-import { PRIORITY } from '../../tasks/definitions.js';
-import type { AppDeps } from '../deps.js';
-
-const accepted = { 202: Type.Null({ description: 'Accepted' }) };
+import type { FileDeletion } from '../../library/file-deletion.js';
+import type { Handlers } from '../operations.js';
 
 /**
- * Deleting files on disk (api.md §3.2-3.3, engine.md §12.4): the request queues DeleteBook / DeleteSeries at
- * the highest priority and answers at once. As in Komga, an unknown id is not an error: its task does nothing.
+ * Deleting files on disk (api.md §3.2-3.3, engine.md §12.4): the service queues DeleteBook / DeleteSeries and the
+ * request answers at once. As in Komga, an unknown id is not an error: its task does nothing.
  */
-export const fileDeletionRoutes: FastifyPluginAsync<AppDeps> = async (instance, { tasks }) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const admin = app.requireRole('ADMIN');
-
-  app.delete(
-    '/api/v1/books/:bookId/file',
-    { schema: { params: BookIdParams, response: accepted }, onRequest: admin },
-    async (req, reply) => {
-      await tasks.submit([{ kind: 'DeleteBook', bookId: req.params.bookId }], PRIORITY.HIGHEST);
+export function fileDeletionHandlers({
+  deletion,
+}: {
+  deletion: Pick<FileDeletion, 'queueBookDeletion' | 'queueSeriesDeletion'>;
+}): Handlers<'deleteBookFile' | 'deleteSeriesFile'> {
+  return {
+    deleteBookFile: async (req, reply) => {
+      await deletion.queueBookDeletion(req.params.bookId);
       return reply.code(202).send(null);
     },
-  );
-
-  app.delete(
-    '/api/v1/series/:seriesId/file',
-    { schema: { params: SeriesIdParams, response: accepted }, onRequest: admin },
-    async (req, reply) => {
-      await tasks.submit([{ kind: 'DeleteSeries', seriesId: req.params.seriesId }], PRIORITY.HIGHEST);
+    deleteSeriesFile: async (req, reply) => {
+      await deletion.queueSeriesDeletion(req.params.seriesId);
       return reply.code(202).send(null);
     },
-  );
-};
+  };
+}

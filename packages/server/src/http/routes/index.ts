@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import { MEDIATYPE_PROGRESSION_JSON } from '@quire/api';
 import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
 import { cacheControlPlugin } from '../plugins/cache.js';
@@ -19,17 +20,17 @@ import { taskHandlers } from './tasks.js';
 import { libraryHandlers } from './libraries.js';
 import { registerApiDocs, registerOperations } from '../operations.js';
 import { filesystemHandlers } from './filesystem.js';
-import { thumbnailRoutes } from './thumbnails.js';
-import { bookRoutes } from './books.js';
-import { seriesRoutes } from './series.js';
+import { thumbnailHandlers } from './thumbnails.js';
+import { bookHandlers } from './books.js';
+import { seriesHandlers } from './series.js';
 import { collectionSeriesHandlers } from './collection-series.js';
 import { readListBookHandlers } from './readlist-books.js';
 import { collectionHandlers } from './collections.js';
 import { readListHandlers } from './readlists.js';
-import { readProgressRoutes } from './read-progress.js';
+import { readProgressHandlers } from './read-progress.js';
 import { referentialHandlers } from './referential.js';
-import { fileDeletionRoutes } from './file-deletion.js';
-import { metadataRoutes } from './metadata.js';
+import { fileDeletionHandlers } from './file-deletion.js';
+import { metadataHandlers } from './metadata.js';
 import { fontHandlers } from './fonts.js';
 import { webRoutes } from './web.js';
 
@@ -60,8 +61,13 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   // preClose runs before the HTTP server stops accepting and waits for connections to end.
   app.addHook('preClose', async () => liveEvents.closeAll());
   await app.register(async (scope) => {
-    // Poster uploads are multipart forms, read by their handlers.
+    // Bodies other than JSON: poster uploads, and Readium progressions with their own media type.
     await scope.register(multipart);
+    scope.addContentTypeParser(
+      MEDIATYPE_PROGRESSION_JSON,
+      { parseAs: 'string' },
+      scope.getDefaultJsonParser('error', 'error'),
+    );
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),
@@ -82,14 +88,25 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...readListHandlers({ readLists: deps.collections.readLists, files: deps.libraries.files }),
       ...readListBookHandlers({ browse: deps.browse, books: deps.books }),
       ...referentialHandlers({ referential: deps.referential }),
+      ...readProgressHandlers({ reading: deps.reading }),
+      ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
+      ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
+      ...thumbnailHandlers({ thumbnails: deps.thumbnails }),
+      ...bookHandlers({
+        books: deps.books,
+        analyzer: deps.books.analyzer,
+        browse: deps.browse,
+        files: deps.libraries.files,
+        contextPath: opts.contextPath,
+      }),
+      ...seriesHandlers({
+        books: deps.books,
+        analyzer: deps.books.analyzer,
+        browse: deps.browse,
+        files: deps.libraries.files,
+      }),
     });
   });
-  await app.register(thumbnailRoutes, deps);
-  await app.register(bookRoutes, { ...deps, contextPath: opts.contextPath });
-  await app.register(seriesRoutes, deps);
-  await app.register(readProgressRoutes, deps);
-  await app.register(fileDeletionRoutes, deps);
-  await app.register(metadataRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }
