@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { api, apiUrl, client, operationUrl } from './client';
-import type { BookDto, Page } from '@quire/api';
+import { client, operationUrl } from './client';
+import type { BookDto } from '@quire/api';
 import { bookKeys, fetchBookList } from './books';
 import { collectionKeys } from './collections';
 import { readListKeys } from './readlists';
@@ -53,7 +53,6 @@ export async function forEachId(ids: readonly string[], run: (id: string) => Pro
   }
 }
 
-const enc = encodeURIComponent;
 const book = (bookId: string) => ({ params: { bookId } });
 const series = (seriesId: string) => ({ params: { seriesId } });
 
