@@ -21,8 +21,6 @@ const idList = (...names: string[]) =>
 const linkUrl =
   'Komga refuses a link without url too (its DTO validates it as @NotBlank @URL), though its document marks it optional';
 
-/** Komga's document gives its images and pages as a `default` answer; ours gives the 200 the server sends. */
-const imageAnswer = { 'response 200: extra': "Komga's document calls the 200 with the image its default answer" };
 const uploadRequired = {
   'body: required true':
     "Komga refuses an upload without its file part too (400 Required part 'file'); its document does not mark the body required",
@@ -101,14 +99,13 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
       'Mihon sends deleted=false meaning live books only, as on every other list; Komga ignores it and lists deleted books',
   },
   getBookPageByNumber: {
-    ...imageAnswer,
     'parameter header accept: type "string" ≠ "array"':
       "An Accept header is one text on the wire; Komga's document gives Spring's parsed list of media types",
     'parameter query convert: enum [] ≠ [jpeg, png]':
       "Read in any letter case and ignored when empty (api.md §1.9); any other value is refused with Komga's message",
   },
   getBookPageRawByNumber: pageNumbering,
-  getBookPageThumbnailByNumber: { ...imageAnswer, ...pageNumbering },
+  getBookPageThumbnailByNumber: pageNumbering,
   getBookWebPubManifest: nestedLinks,
   getBookWebPubManifestDivina: nestedLinks,
   getBookWebPubManifestEpub: nestedLinks,
@@ -117,10 +114,6 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
     'response 200.positions[].locations.fragments: optional (required in Komga)':
       "The locator type is the web reader's too, whose own locators may lack fragments; the answer always carries it",
   },
-  getBookThumbnail: imageAnswer,
-  getBookThumbnailById: imageAnswer,
-  getSeriesThumbnail: imageAnswer,
-  getSeriesThumbnailById: imageAnswer,
   addUserUploadedBookThumbnail: uploadRequired,
   addUserUploadedSeriesThumbnail: uploadRequired,
   updateBookMetadata: { 'body.links[].url: required (optional in Komga)': linkUrl },
