@@ -145,8 +145,16 @@ async function handle(req: PdfRequest): Promise<Answer> {
   }
 }
 
+/**
+ * One request at a time: PDFium runs synchronously anyway, and while sharp encoded one page the next render
+ * started, so several full-size bitmaps (58 MB each at 3200 px) were alive at once in one worker.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
 parentPort!.on('message', (req: PdfRequest) => {
-  handle(req).then(
+  const done = queue.then(() => handle(req));
+  queue = done.catch(() => undefined);
+  done.then(
     (res) => {
       const transfer = 'bytes' in res ? [res.bytes.buffer as ArrayBuffer] : [];
       parentPort!.postMessage({ ...res, memoryBytes: memoryBytes() }, transfer);
