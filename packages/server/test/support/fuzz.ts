@@ -450,7 +450,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
       // Wait for the scan, the analyses and their follow-ups (posters, metadata, hashes): the task queue empties.
       const db = new Database(join(server.dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
       const queued = db.prepare('select count(*) from task').pluck();
-      const deadline = Date.now() + batchTimeoutMs;
+      const createdAt = Date.now();
+      const deadline = createdAt + batchTimeoutMs;
       let hang = false;
       let seenWork = false;
       for (;;) {
@@ -473,7 +474,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
         }
         const n = queued.get() as number;
         if (n > 0) seenWork = true;
-        if (n === 0 && seenWork) break;
+        // (a small batch may be done before the first look: an empty queue 3 s after the library's creation is done too)
+        if (n === 0 && (seenWork || Date.now() > createdAt + 3_000)) break;
         if (Date.now() > deadline) {
           hang = true;
           break;
