@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { PDFDocument, PDFRef } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zipReader } from '../../src/media/archives/index.js';
+import { fixture } from '../support/fixtures.js';
 import { makeImage } from '../support/library-builder.js';
 import { claim, startServer, type TestServer } from '../support/server.js';
 import { zipParts } from '../support/zip-writer.mjs';
@@ -136,6 +138,17 @@ beforeAll(async () => {
     Buffer.concat(zipParts([{ name: '01.jpg', data: NOT_AN_IMAGE }]) as Buffer[]),
   );
   await writeFile(join(folder, 'broken-page.pdf'), await pdfWithBrokenPage());
+  // A first page whose header reads but whose image libvips cannot decode (JPEG XL, from a real fixture read in place).
+  const jxl = await zipReader.read(fixture('archives/book-image-format-test.zip'), 'book/3.jxl');
+  await writeFile(
+    join(folder, 'undecodable-cover.cbz'),
+    Buffer.concat(
+      zipParts([
+        { name: '01.jxl', data: jxl },
+        { name: '02.jpg', data: good1 },
+      ]) as Buffer[],
+    ),
+  );
   // A Divina EPUB (one image per spine item) whose second image's data is damaged.
   await writeFile(
     join(folder, 'divina.epub'),
@@ -199,7 +212,7 @@ beforeAll(async () => {
   for (;;) {
     const page = (await (await get('/api/v1/books?unpaged=true')).json()) as { content: Book[] };
     const done = page.content.filter((b) => b.media.status !== 'UNKNOWN');
-    if (done.length === 7) {
+    if (done.length === 8) {
       for (const b of done) books.set(b.name, b);
       break;
     }
@@ -251,6 +264,12 @@ describe('a book is READY only if its pages can be served', () => {
   it('a book without one readable page is ERROR ERR_1006', async () => {
     expect(books.get('no-readable-page')!.media).toMatchObject({ status: 'ERROR', pagesCount: 0 });
     expect(books.get('no-readable-page')!.media.comment).toBe('ERR_1006');
+  });
+
+  it('a first page that cannot make a poster stays a page; the poster comes from the next one', async () => {
+    const book = books.get('undecodable-cover')!;
+    expect(book.media).toMatchObject({ status: 'READY', pagesCount: 2, comment: '' });
+    await expectServable(book);
   });
 
   it('a PDF with a page PDFium cannot load is ERROR ERR_1007 naming the page', async () => {
