@@ -13,7 +13,7 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '100' },
     keep: { type: 'string' },
     plain: { type: 'boolean', default: false },
-    'rss-limit': { type: 'string', default: '1536' },
+    'rss-limit': { type: 'string', default: '2048' },
   },
 });
 

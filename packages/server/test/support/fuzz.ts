@@ -391,7 +391,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
   const pagesPerBook = opts.pagesPerBook ?? 4;
   const batchTimeoutMs = opts.batchTimeoutMs ?? 10 * 60_000;
   const healthLimitMs = opts.healthLimitMs ?? 5_000;
-  const rssLimitMb = opts.rssLimitMb ?? 1536;
+  const rssLimitMb = opts.rssLimitMb ?? 2048;
   const fixtures = fixtureBooks(opts.fixturesDir);
   const indexes = opts.only?.length ? [...opts.only] : Array.from({ length: opts.cases }, (_, i) => i);
 
