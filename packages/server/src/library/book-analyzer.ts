@@ -5,9 +5,10 @@ import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
 import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
 import { pagesOf } from '../media/pages.js';
-import type { PdfService } from '../media/pdf/index.js';
 import { MediaLimitError } from '../media/limits.js';
-import { MediaError } from '../media/types.js';
+import { imageHeaderReadable } from '../media/page-check.js';
+import type { PdfInfo, PdfService } from '../media/pdf/index.js';
+import { MediaError, type ContainerEntry, type ContainerReader } from '../media/types.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import type { LibraryFiles } from './library-files.js';
@@ -67,6 +68,19 @@ function fromError(e: unknown, detected: string | null): MediaAnalysis {
 }
 
 /**
+ * Numbers of the PDF pages PDFium could not load (it gives them no size), the first 20 only: such a page cannot be
+ * rendered, and the pages of a PDF cannot be renumbered around it (page n is the file's page n), so the book is an
+ * ERROR with `ERR_1007 [numbers]` rather than READY with pages that answer 500 (issue 11).
+ */
+function unloadablePdfPages(info: PdfInfo): number[] {
+  const numbers: number[] = [];
+  info.pages.forEach((p, i) => {
+    if (numbers.length < 20 && !(p.width > 0 && p.height > 0)) numbers.push(i + 1);
+  });
+  return numbers;
+}
+
+/**
  * AnalyzeBook (engine.md §4): the type from magic bytes, then pages and other entries per profile,
  * status READY / ERROR / UNSUPPORTED with the spec's codes. File I/O only; {@link analyzeAndPersist}
  * stores the result.
@@ -110,7 +124,9 @@ export class BookAnalyzer {
       if (detected === MediaTypes.pdf) return await this.pdf(file, opts);
       const reader = readerFor(detected);
       if (!reader) return failed('UNSUPPORTED', detected, 'ERR_1001');
-      const entries = await reader.entries(file, { dimensions: opts.analyzeDimensions });
+      const listed = await reader.entries(file, { dimensions: opts.analyzeDimensions });
+      const unreadable = await this.unreadablePages(reader, file, pagesOf(listed));
+      const entries = listed.map((e) => (unreadable.has(e.name) ? { ...e, mediaType: null } : e));
       const pages = pagesOf(entries);
       const others = entries.filter((e) => !pages.includes(e));
       const files = others.map((e) => ({ fileName: e.name, mediaType: e.mediaType, subType: null, fileSize: e.size }));
@@ -136,6 +152,22 @@ export class BookAnalyzer {
     } catch (e) {
       return fromError(e, detected);
     }
+  }
+
+  /**
+   * Pages that could not be served (issue 11: fuzzed books were READY with pages answering 500): the entry cannot be
+   * read whole or fails its checksum (readers whose listing reads only each entry's start, ZIP, say which through
+   * `readEach`; RAR, 7z and TAR listings decode every entry whole and fail on damaged data), or its image header
+   * cannot be read. Komga gives an entry that fails to read no type (engine.md §4.2), and so do we: such a page
+   * becomes an untyped file, reported as `ERR_1007 [names]`, and a book left without pages is ERROR ERR_1006.
+   */
+  private async unreadablePages(reader: ContainerReader, file: string, pages: ContainerEntry[]): Promise<Set<string>> {
+    const unreadable = new Set<string>();
+    if (!reader.readEach || pages.length === 0) return unreadable;
+    await reader.readEach(file, new Set(pages.map((p) => p.name)), async (name, bytes) => {
+      if (bytes instanceof Error || !(await imageHeaderReadable(bytes))) unreadable.add(name);
+    });
+    return unreadable;
   }
 
   private async epub(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
@@ -176,6 +208,8 @@ export class BookAnalyzer {
   private async pdf(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
     const info = await this.d.pdf.info(file);
     if (info.pageCount === 0) return failed('ERROR', MediaTypes.pdf, 'ERR_1006');
+    const unloadable = unloadablePdfPages(info);
+    if (unloadable.length > 0) return failed('ERROR', MediaTypes.pdf, `ERR_1007 [${unloadable.join(', ')}]`);
     return {
       status: 'READY',
       mediaType: MediaTypes.pdf,

@@ -104,6 +104,9 @@ export async function deleteThumbnailFiles(
   await Promise.all(folders.map((f) => rm(f, { recursive: true, force: true })));
 }
 
+/** Pages after the first tried, in order, when the first cannot make a poster. */
+const POSTER_FALLBACK_PAGES = 4;
+
 export function createThumbnails(deps: ThumbnailsDeps) {
   const repo = new ThumbnailRepository(deps.db);
   const { events, settings, dataDir, files } = deps;
@@ -326,6 +329,25 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     return reader.read(file, book.firstPage.fileName);
   }
 
+  /**
+   * A poster from the first of the next pages of an archive that decodes, when the first page's image cannot be
+   * decoded although its header can (a damaged AVIF, a JPEG XL libvips cannot read). Komga then has no poster; a
+   * READY book showing pages should have one (issue 11, fuzzing).
+   */
+  async function posterFromLaterPages(book: BookForThumbnail): Promise<EncodedImage | null> {
+    const reader = readerFor(book.mediaType ?? '');
+    const file = reader ? await files.pathOf(book) : null;
+    if (!reader || !file) return null;
+    for (const name of await repo.laterPageNames(book.id, POSTER_FALLBACK_PAGES)) {
+      try {
+        return await makeThumbnail(await reader.read(file, name), { maxEdge: await currentEdge(), format: 'jpeg' });
+      } catch (e) {
+        log?.warn({ bookId: book.id, page: name, err: e }, 'Page cannot make a poster either');
+      }
+    }
+    return null;
+  }
+
   /** An upload checked as an image (else 415) and stored as JPEG. */
   async function decodeUpload(bytes: Uint8Array): Promise<EncodedImage> {
     const type = detectBuffer(bytes.subarray(0, SNIFF_BYTES));
@@ -510,13 +532,14 @@ export function createThumbnails(deps: ThumbnailsDeps) {
         log?.warn({ bookId }, 'Book has no cover image: no poster generated');
         return null;
       }
-      let image: EncodedImage;
+      let image: EncodedImage | null;
       try {
         image = await makeThumbnail(source, { maxEdge: await currentEdge(), format: 'jpeg' });
       } catch (e) {
-        log?.warn({ bookId, err: e }, 'Cover image cannot be decoded: no poster generated');
-        return null;
+        log?.warn({ bookId, err: e }, 'Cover image cannot be decoded: trying the next pages');
+        image = await posterFromLaterPages(book);
       }
+      if (!image) return null;
       return stored('book', bookId, 'GENERATED', image, 'IF_NONE_OR_GENERATED');
     },
 

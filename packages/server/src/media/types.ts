@@ -26,6 +26,17 @@ export interface ContainerReader {
    * `signal` stops the inflating when the bytes are no longer wanted (the client went away).
    */
   read(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Buffer>;
+  /**
+   * Reads the named entries whole, each once, handing `visit` its bytes or the error that stopped the read
+   * (bad data, a checksum that does not match). For readers whose listing reads entries only partly (ZIP reads
+   * each entry's first bytes); readers whose listing decodes every entry whole, failing on damaged data
+   * (RAR, 7z, TAR), have no need of it.
+   */
+  readEach?(
+    file: string,
+    names: ReadonlySet<string>,
+    visit: (name: string, bytes: Buffer | Error) => Promise<void>,
+  ): Promise<void>;
 }
 
 /**

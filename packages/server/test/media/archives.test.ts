@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -251,6 +252,21 @@ describe('archive readers', () => {
     const bytes = await readerFor(RAR4)!.read(fixture('Rar.multi.part01.rar'), 'jpg/test.jpg');
     expect(bytes.length).toBe(40372);
     expect(detectBuffer(bytes)).toBe('image/jpeg');
+  });
+
+  it('a first volume whose next volumes are missing is ERR_1004 (multi-volume), not ERR_1018 (file not found)', async () => {
+    // found by npm run fuzz: a set's first volume alone under another name
+    const dir = mkdtempSync(join(tmpdir(), 'quire-rar-'));
+    try {
+      const alone = join(dir, 'first-volume-alone.rar');
+      copyFileSync(fixture('Rar.multi.part01.rar'), alone);
+      expect(await errorCode(readerFor(RAR4)!.entries(alone, { dimensions: false }))).toBe('ERR_1004');
+      expect(await errorCode(readerFor(RAR4)!.entries(join(dir, 'no-such.rar'), { dimensions: false }))).toBe(
+        'ERR_1018',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads the last page of a solid RAR', async () => {

@@ -1,3 +1,4 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
 import { imageSize } from 'image-size';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,6 +106,49 @@ describe('PDF rendering', () => {
         kind: 'timeout',
         code: 'ERR_1005',
       });
+      expect((await svc.info(pdf('komga.pdf'))).pageCount).toBe(1);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+/** Node's own threads of this process (one per worker thread among them); libvips names its threads otherwise. */
+async function nodeThreads(): Promise<number> {
+  let count = 0;
+  for (const id of await readdir('/proc/self/task')) {
+    const name = await readFile(`/proc/self/task/${id}/comm`, 'utf8').catch(() => 'gone');
+    if (name.trim() === 'node') count++;
+  }
+  return count;
+}
+
+describe('PDF worker recycling (PDFium memory never shrinks)', () => {
+  const dimension = { width: 490, height: 734 };
+
+  it('replaces a worker after its render quota, finishing the calls it already had', async () => {
+    const before = await nodeThreads();
+    const svc = new PdfService({ workers: 1, maxRendersPerWorker: 2 });
+    try {
+      // three at once go to the one worker; its second answer retires it, the third is still answered
+      const first = await Promise.all([1, 2, 3].map((n) => svc.renderPage(pdf('freeculture.pdf'), n, { dimension })));
+      expect(first.map((r) => r.mediaType)).toEqual(['image/jpeg', 'image/jpeg', 'image/jpeg']);
+      expect(svc.started).toBe(1);
+      const next = await svc.renderPage(pdf('freeculture.pdf'), 4, { dimension });
+      expect(imageSize(next.bytes).width).toBe(next.width);
+      expect(svc.started).toBe(2);
+    } finally {
+      await svc.close();
+    }
+    expect(await nodeThreads()).toBe(before);
+  });
+
+  it('replaces a worker whose PDFium memory passed the bound', async () => {
+    const svc = new PdfService({ workers: 1, maxWorkerMemoryBytes: 64 * 1024 * 1024 });
+    try {
+      // a 3200 px render needs more than 64 MiB of PDFium memory: every call retires its worker
+      for (const n of [1, 2, 3]) await svc.renderPage(pdf('freeculture.pdf'), n, { dimension });
+      expect(svc.started).toBe(3);
       expect((await svc.info(pdf('komga.pdf'))).pageCount).toBe(1);
     } finally {
       await svc.close();

@@ -180,6 +180,19 @@ export class ThumbnailRepository {
     };
   }
 
+  /** File names of a book's pages after the first, in order, at most `count`. */
+  async laterPageNames(bookId: string, count: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('media_page')
+      .select('file_name')
+      .where('book_id', '=', bookId)
+      .where('number', '>', 0)
+      .orderBy('number')
+      .limit(count)
+      .execute();
+    return rows.map((r) => r.file_name);
+  }
+
   async findSeries(seriesId: string): Promise<SeriesForThumbnail | undefined> {
     const row = await this.db
       .selectFrom('series')

@@ -114,8 +114,12 @@ function toMediaError(e: unknown, file: string): MediaError {
         return new MediaError('ERR_1008', `RAR: ${e.message}${e.file ? ` (${e.file})` : ''}`);
     }
   }
-  const code = (e as { code?: unknown }).code;
+  const { code, path } = e as { code?: unknown; path?: unknown };
   const message = e instanceof Error ? e.message : String(e);
+  // unrar opens the next volumes of a set itself: one that is missing is not the book's own file
+  if (code === 'ENOENT' && typeof path === 'string' && resolve(path) !== resolve(file)) {
+    return new MediaError('ERR_1004', `Multi-volume RAR: volume ${basename(path)} is missing`);
+  }
   if (code === 'ENOENT') return new MediaError('ERR_1018', message);
   if (code === 'EACCES' || code === 'EPERM') return new MediaError('ERR_1000', message);
   return new MediaError('ERR_1008', `RAR: ${message}`);

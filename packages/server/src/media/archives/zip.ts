@@ -1,6 +1,6 @@
 import { fstat, read as fsRead } from 'node:fs';
 import { Readable, Transform, pipeline } from 'node:stream';
-import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
+import { crc32, constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
 import { BookBudget, checkDeclaredEntry, checkEntryCount, checkInflatedBytes } from '../limits.js';
@@ -249,6 +249,18 @@ async function readEntry(
   return sevenZipExtract(file, item.name, max);
 }
 
+/** The entry's bytes, if they match the CRC-32 the archive records for them (yauzl does not check it). */
+function checkedCrc(item: ZipItem, bytes: Buffer): Buffer {
+  const actual = crc32(bytes) >>> 0;
+  if (actual !== item.entry.crc32 >>> 0) {
+    throw new MediaError(
+      'ERR_1008',
+      `CRC mismatch in ${item.name}: ${actual.toString(16)} ≠ ${item.entry.crc32.toString(16)}`,
+    );
+  }
+  return bytes;
+}
+
 /** Concurrent head reads per archive (libuv's default thread pool has 4 threads). */
 const HEAD_READS_IN_FLIGHT = 4;
 
@@ -343,6 +355,28 @@ export const zipReader: ContainerReader & {
           describeItem(file, zip, fd, item, dimensions),
         );
         return sortEntries(entries);
+      },
+    );
+  },
+
+  async readEach(file, names, visit) {
+    const items: ZipItem[] = [];
+    await withCentralDirectory(
+      file,
+      async (_zip, item) => {
+        if (names.has(item.name) && !isDirectoryName(item.name)) items.push(item);
+        return true;
+      },
+      async (zip) => {
+        for (const item of items) {
+          let bytes: Buffer | Error;
+          try {
+            bytes = checkedCrc(item, await readEntry(file, zip, item));
+          } catch (e) {
+            bytes = e instanceof Error ? e : new Error(String(e));
+          }
+          await visit(item.name, bytes);
+        }
       },
     );
   },

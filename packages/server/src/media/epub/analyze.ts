@@ -1,4 +1,5 @@
 import { imageDimensions } from '../images.js';
+import { imageHeaderReadable } from '../page-check.js';
 import { EpubNavigation, type EpubTocEntry } from './nav.js';
 import { coverItem, declaresFixedLayout, withEpub, type EpubPackage } from './package.js';
 import { decodeHref, dirOf, normalizeHref, stripFragment } from './paths.js';
@@ -123,6 +124,22 @@ export async function divinaPages(epub: EpubPackage, analyzeDimensions: boolean)
   return pages;
 }
 
+/**
+ * Resources whose entry cannot be read whole (damaged data, CRC mismatch): left out of `Media.files` and reported as
+ * ERR_1007, so that every resource a READY book lists can be served (issue 11).
+ */
+async function unreadableResources(epub: EpubPackage, resources: readonly EpubResource[]): Promise<Set<string>> {
+  const unreadable = new Set<string>();
+  for (const r of resources) {
+    try {
+      await epub.zip.readChecked(r.fileName);
+    } catch {
+      unreadable.add(r.fileName);
+    }
+  }
+  return unreadable;
+}
+
 /** KEPUB: a spine page contains an element with class koboSpan. */
 async function detectKepub(epub: EpubPackage, pages: EpubResource[]): Promise<boolean> {
   for (const p of pages) {
@@ -217,15 +234,24 @@ export async function analyzeEpub(file: string, opts: { analyzeDimensions?: bool
   return withEpub(file, async (epub) => {
     const codes: string[] = [];
     const all = epubResources(epub);
-    const resources = all.filter((r) => r.fileSize !== null);
+    const present = all.filter((r) => r.fileSize !== null);
     const missingResources = all.filter((r) => r.fileSize === null).map((r) => r.fileName);
     if (missingResources.length > 0) codes.push(`ERR_1033 [${missingResources.join(', ')}]`);
+    const unreadable = await unreadableResources(epub, present);
+    if (unreadable.size > 0) codes.push(`ERR_1007 [${[...unreadable].join(', ')}]`);
+    const resources = present.filter((r) => !unreadable.has(r.fileName));
 
     const nav = new EpubNavigation(epub);
     const toc = await attempt(codes, 'ERR_1035', [], () => nav.toc());
     const landmarks = await attempt(codes, 'ERR_1036', [], () => nav.landmarks());
     const pageList = await attempt(codes, 'ERR_1037', [], () => nav.pageList());
-    const divina = await attempt(codes, 'ERR_1038', [], () => divinaPages(epub, opts.analyzeDimensions ?? false));
+    const divina = await attempt(codes, 'ERR_1038', [], async () => {
+      const pages = await divinaPages(epub, opts.analyzeDimensions ?? false);
+      // a page that cannot be shown makes the book not Divina, like any other mismatch (engine.md §4.3)
+      for (const p of pages)
+        if (unreadable.has(p.fileName) || !(await imageHeaderReadable(await epub.zip.read(p.fileName)))) return [];
+      return pages;
+    });
     const isFixedLayout = divina.length > 0 || declaresFixedLayout(epub);
     const isKepub = await detectKepub(
       epub,

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { openZipFile } from '../archives/zip-file-reader.js';
 import { BookBudget, checkDeclaredEntry, checkInflatedBytes, checkMarkupBytes, mediaLimits } from '../limits.js';
@@ -111,6 +112,14 @@ export class ZipArchive {
       stream.destroy();
     }
     return Buffer.concat(chunks, total);
+  }
+
+  /** The entry whole, checked against the CRC-32 its directory records (yauzl's reads do not check it). */
+  async readChecked(name: string): Promise<Buffer> {
+    const bytes = await this.read(name);
+    const expected = this.byName.get(name)!.entry.crc32 >>> 0;
+    if (crc32(bytes) >>> 0 !== expected) throw new MediaError('ERR_1005', `CRC mismatch: ${name}`);
+    return bytes;
   }
 
   /** A document to parse or search: held to the markup limit, its tree costing far more than its bytes. */

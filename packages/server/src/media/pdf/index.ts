@@ -61,6 +61,10 @@ export interface PdfServiceOptions {
   extractTimeoutMs?: number;
   /** Idle workers exit after this many ms (default 60 s). */
   idleMs?: number;
+  /** A worker is replaced after this many renders (default 100)… */
+  maxRendersPerWorker?: number;
+  /** …or once PDFium's WebAssembly memory has grown past this many bytes (default 384 MiB). */
+  maxWorkerMemoryBytes?: number;
 }
 
 interface Pending {
@@ -69,11 +73,14 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-interface Slot {
-  worker: Worker | null;
-  busy: number;
-  idleTimer: NodeJS.Timeout | null;
+/** One worker thread and the calls it has not answered yet. */
+interface PdfWorker {
+  thread: Worker;
   pending: Map<number, Pending>;
+  renders: number;
+  /** Takes no new call; terminated once its last call is answered. */
+  retiring: boolean;
+  idleTimer: NodeJS.Timeout | null;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -83,12 +90,23 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * which the worker is terminated (a stuck WASM render cannot hang the server) and replaced lazily.
  * The app creates one and passes it to whatever renders (analysis, pages, posters, barcode pages), and
  * `close()` ends its workers when the app closes.
+ *
+ * PDFium's WebAssembly memory grows to the largest page it has rendered and never shrinks (a WebAssembly memory
+ * cannot), and each render leaves the worker's allocator a little more fragmented: a worker is retired after
+ * {@link PdfServiceOptions.maxRendersPerWorker} renders, or as soon as its memory passes
+ * {@link PdfServiceOptions.maxWorkerMemoryBytes}, and a fresh one takes the next call. Fuzzed PDFs with huge
+ * pages drove a server past 3 GB before this.
  */
 export class PdfService {
-  private readonly slots: Slot[];
+  /** Live workers that take calls (at most `opts.workers`). */
+  private readonly workers: PdfWorker[] = [];
+  /** Retired workers still answering their last calls. */
+  private readonly retired = new Set<PdfWorker>();
   private nextId = 1;
   private rr = 0;
   private readonly opts: Required<PdfServiceOptions>;
+  /** Workers started so far (tests check that retired ones were replaced). */
+  started = 0;
 
   constructor(opts: PdfServiceOptions = {}) {
     this.opts = {
@@ -97,13 +115,9 @@ export class PdfService {
       renderTimeoutMs: opts.renderTimeoutMs ?? 60_000,
       extractTimeoutMs: opts.extractTimeoutMs ?? 60_000,
       idleMs: opts.idleMs ?? 60_000,
+      maxRendersPerWorker: opts.maxRendersPerWorker ?? 100,
+      maxWorkerMemoryBytes: opts.maxWorkerMemoryBytes ?? 384 * 1024 * 1024,
     };
-    this.slots = Array.from({ length: this.opts.workers }, () => ({
-      worker: null,
-      busy: 0,
-      idleTimer: null,
-      pending: new Map(),
-    }));
   }
 
   /** Page count and per-page crop box (rounded points). Corrupt / password-protected → PdfError (ERR_1005). */
@@ -149,85 +163,99 @@ export class PdfService {
 
   /** Terminates all workers; pending calls fail. */
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => this.kill(s, new PdfError('other', 'PDF service closed'))));
+    const all = [...this.workers.splice(0), ...this.retired];
+    this.retired.clear();
+    await Promise.all(all.map((w) => this.kill(w, new PdfError('other', 'PDF service closed'))));
   }
 
-  private pick(): Slot {
+  /** A worker for the next call: a new one while fewer than `opts.workers` run, else the least busy. */
+  private pick(): PdfWorker {
+    if (this.workers.length < this.opts.workers) {
+      const w = this.spawn();
+      this.workers.push(w);
+      return w;
+    }
     // least busy, round-robin among equals
-    let best = this.slots[this.rr++ % this.slots.length]!;
-    for (const s of this.slots) if (s.busy < best.busy) best = s;
+    let best = this.workers[this.rr++ % this.workers.length]!;
+    for (const w of this.workers) if (w.pending.size < best.pending.size) best = w;
     return best;
   }
 
-  private spawn(slot: Slot): Worker {
-    const worker = startWorker(new URL('./worker.js', import.meta.url));
-    worker.unref();
-    worker.on('message', (res: PdfResponse) => {
-      const p = slot.pending.get(res.id);
+  private spawn(): PdfWorker {
+    const thread = startWorker(new URL('./worker.js', import.meta.url));
+    thread.unref();
+    this.started++;
+    const w: PdfWorker = { thread, pending: new Map(), renders: 0, retiring: false, idleTimer: null };
+    thread.on('message', (res: PdfResponse) => {
+      const p = w.pending.get(res.id);
       if (!p) return;
-      slot.pending.delete(res.id);
+      w.pending.delete(res.id);
       clearTimeout(p.timer);
-      this.release(slot);
+      if (res.ok && res.op === 'render') w.renders++;
+      if (w.renders >= this.opts.maxRendersPerWorker || res.memoryBytes > this.opts.maxWorkerMemoryBytes) {
+        this.retire(w);
+      }
+      this.release(w);
       if (res.ok) p.resolve(res);
       else p.reject(new PdfError(res.kind, res.message));
     });
-    const fail = (err: Error) => {
-      if (slot.worker !== worker) return;
-      slot.worker = null;
-      const pending = [...slot.pending.values()];
-      slot.pending.clear();
-      slot.busy = 0;
-      for (const p of pending) {
-        clearTimeout(p.timer);
-        p.reject(err);
-      }
-    };
-    worker.on('error', (e) => fail(new PdfError('other', `PDF worker crashed: ${e.message}`)));
-    worker.on('exit', (code) => fail(new PdfError('other', `PDF worker exited (${code})`)));
-    return worker;
+    const fail = (err: Error) => void this.kill(w, err);
+    thread.on('error', (e) => fail(new PdfError('other', `PDF worker crashed: ${e.message}`)));
+    thread.on('exit', (code) => fail(new PdfError('other', `PDF worker exited (${code})`)));
+    return w;
   }
 
-  private release(slot: Slot) {
-    slot.busy = Math.max(0, slot.busy - 1);
-    if (slot.busy === 0 && slot.worker) {
-      const w = slot.worker;
-      slot.idleTimer = setTimeout(() => {
-        if (slot.worker === w && slot.busy === 0) void this.kill(slot, new PdfError('other', 'idle'));
-      }, this.opts.idleMs);
-      slot.idleTimer.unref();
+  /** No new call goes to `w`; it ends once its pending calls are answered (see {@link release}). */
+  private retire(w: PdfWorker) {
+    if (w.retiring) return;
+    w.retiring = true;
+    const i = this.workers.indexOf(w);
+    if (i >= 0) this.workers.splice(i, 1);
+    this.retired.add(w);
+  }
+
+  private release(w: PdfWorker) {
+    if (w.pending.size > 0) return;
+    if (w.retiring) {
+      void this.kill(w, new PdfError('other', 'PDF worker retired'));
+      return;
     }
+    w.idleTimer = setTimeout(() => {
+      if (w.pending.size === 0) void this.kill(w, new PdfError('other', 'idle'));
+    }, this.opts.idleMs);
+    w.idleTimer.unref();
   }
 
-  private async kill(slot: Slot, err: Error): Promise<void> {
-    const w = slot.worker;
-    slot.worker = null;
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.idleTimer = null;
-    for (const p of slot.pending.values()) {
+  /** Terminates `w` and fails its pending calls with `err`. */
+  private async kill(w: PdfWorker, err: Error): Promise<void> {
+    const i = this.workers.indexOf(w);
+    if (i >= 0) this.workers.splice(i, 1);
+    this.retired.delete(w);
+    if (w.idleTimer) clearTimeout(w.idleTimer);
+    w.idleTimer = null;
+    const pending = [...w.pending.values()];
+    w.pending.clear();
+    for (const p of pending) {
       clearTimeout(p.timer);
       p.reject(err);
     }
-    slot.pending.clear();
-    slot.busy = 0;
-    if (w) await w.terminate();
+    await w.thread.terminate();
   }
 
   private call(req: DistributiveOmit<PdfRequest, 'id'>, timeoutMs: number): Promise<PdfResponse> {
-    const slot = this.pick();
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.idleTimer = null;
-    const worker = (slot.worker ??= this.spawn(slot));
+    const w = this.pick();
+    if (w.idleTimer) clearTimeout(w.idleTimer);
+    w.idleTimer = null;
     const id = this.nextId++;
     return new Promise<PdfResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
-        slot.pending.delete(id);
-        // the worker may be stuck inside WASM: terminate it, fail its other calls, respawn on demand
-        void this.kill(slot, new PdfError('timeout', 'PDF worker terminated after another call timed out'));
+        w.pending.delete(id);
+        // the worker may be stuck inside WASM: terminate it, fail its other calls, start another on demand
+        void this.kill(w, new PdfError('timeout', 'PDF worker terminated after another call timed out'));
         reject(new PdfError('timeout', `PDF ${req.op} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
-      slot.pending.set(id, { resolve, reject, timer });
-      slot.busy++;
-      worker.postMessage({ ...req, id } as PdfRequest);
+      w.pending.set(id, { resolve, reject, timer });
+      w.thread.postMessage({ ...req, id } as PdfRequest);
     });
   }
 }

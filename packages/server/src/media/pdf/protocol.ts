@@ -12,8 +12,10 @@ export interface PdfPageSize {
   height: number;
 }
 
-export type PdfResponse =
+/** Every answer carries the size of the worker's PDFium memory, which only grows: the pool retires big workers. */
+export type PdfResponse = { memoryBytes: number } & (
   | { id: number; ok: true; op: 'info'; pageCount: number; pages: PdfPageSize[] }
   | { id: number; ok: true; op: 'render'; bytes: Uint8Array; width: number; height: number }
   | { id: number; ok: true; op: 'extract'; bytes: Uint8Array }
-  | { id: number; ok: false; kind: PdfFailureKind; message: string };
+  | { id: number; ok: false; kind: PdfFailureKind; message: string }
+);

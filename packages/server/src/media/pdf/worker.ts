@@ -19,6 +19,10 @@ class Failure extends Error {
 }
 
 let library: Promise<PDFiumLibrary> | undefined;
+/** PDFium's WebAssembly heap, once loaded: its size is reported with every answer. */
+let heap: { HEAPU8: Uint8Array } | undefined;
+
+const memoryBytes = () => heap?.HEAPU8.byteLength ?? 0;
 const cache = new Map<string, Promise<PDFiumDocument>>();
 const CACHE_SIZE = 2;
 
@@ -56,6 +60,7 @@ async function openDocument(file: string): Promise<PDFiumDocument> {
   }
   const promise = (async () => {
     const lib = await (library ??= PDFiumLibrary.init());
+    heap ??= (lib as unknown as { module: { HEAPU8: Uint8Array } }).module;
     const bytes = await readPdf(file);
     try {
       return await lib.loadDocument(bytes);
@@ -77,7 +82,9 @@ async function openDocument(file: string): Promise<PDFiumDocument> {
   return promise;
 }
 
-async function handle(req: PdfRequest): Promise<PdfResponse> {
+type Answer = PdfResponse extends infer R ? (R extends unknown ? Omit<R, 'memoryBytes'> : never) : never;
+
+async function handle(req: PdfRequest): Promise<Answer> {
   switch (req.op) {
     case 'info': {
       const doc = await openDocument(req.file);
@@ -138,15 +145,29 @@ async function handle(req: PdfRequest): Promise<PdfResponse> {
   }
 }
 
+/**
+ * One request at a time: PDFium runs synchronously anyway, and while sharp encoded one page the next render
+ * started, so several full-size bitmaps (58 MB each at 3200 px) were alive at once in one worker.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
 parentPort!.on('message', (req: PdfRequest) => {
-  handle(req).then(
+  const done = queue.then(() => handle(req));
+  queue = done.catch(() => undefined);
+  done.then(
     (res) => {
       const transfer = 'bytes' in res ? [res.bytes.buffer as ArrayBuffer] : [];
-      parentPort!.postMessage(res, transfer);
+      parentPort!.postMessage({ ...res, memoryBytes: memoryBytes() }, transfer);
     },
     (e: unknown) => {
       const f = e instanceof Failure ? e : new Failure('other', (e as Error)?.message ?? String(e));
-      parentPort!.postMessage({ id: req.id, ok: false, kind: f.kind, message: f.message } satisfies PdfResponse);
+      parentPort!.postMessage({
+        id: req.id,
+        ok: false,
+        kind: f.kind,
+        message: f.message,
+        memoryBytes: memoryBytes(),
+      } satisfies PdfResponse);
     },
   );
 });
