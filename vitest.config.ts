@@ -25,6 +25,11 @@ export default defineConfig({
           root: './packages/web',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['./src/test/setup.ts'],
+          // Tests wait on conditions (findBy*, waitFor: see src/test/setup.ts), never on fixed sleeps; this limit only
+          // stops a hung test. It is for a loaded 2-core machine: there the longest user flows (the browse pages'
+          // filter tests, some forty clicks on MUI) took 62 s at a load average of 20, their whole file 12 s of CPU.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -25,14 +25,16 @@ const random = () => {
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
-const pick = (xs) => xs[Math.floor(random() * xs.length)];
+/** @type {<T>(xs: readonly T[]) => T} */
+const pick = (xs) => /** @type {typeof xs[number]} */ (xs[Math.floor(random() * xs.length)]);
+/** @type {<T>(xs: readonly T[], min: number, max: number) => T[]} */
 const some = (xs, min, max) => {
   const n = min + Math.floor(random() * (max - min + 1));
   return [...new Set(Array.from({ length: n }, () => pick(xs)))];
 };
 let counter = 0;
 const id = () => `B${(++counter).toString(32).toUpperCase().padStart(12, '0')}`;
-const iso = (ms) => new Date(ms).toISOString();
+const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
 const DAY = 86_400_000;
 const EPOCH = Date.UTC(2023, 0, 1);
 
@@ -76,17 +78,21 @@ const VOCABULARY = [
     Array.from({ length: 6000 }, () => Array.from({ length: 2 + Math.floor(random() * 2) }, syllable).join('')),
   ),
 ];
-const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)];
-const capital = (w) => w[0].toUpperCase() + w.slice(1);
-const sentence = (n) => Array.from({ length: n }, word).join(' ');
+const word = () => /** @type {string} */ (VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]);
+const capital = (/** @type {string} */ w) => w.charAt(0).toUpperCase() + w.slice(1);
+const sentence = (/** @type {number} */ n) => Array.from({ length: n }, word).join(' ');
 
-/** Writes libraries, series, books, metadata, media and the admin's read progress, in one transaction. */
+/**
+ * Writes libraries, series, books, metadata, media and the admin's read progress, in one transaction.
+ * @param {string} dataDir
+ * @param {string} adminId
+ */
 function populate(dataDir, adminId) {
   const db = new Database(join(dataDir, 'database.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   const now = iso(Date.now());
-  const ins = (table, columns) =>
+  const ins = (/** @type {string} */ table, /** @type {string[]} */ columns) =>
     db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
   const library = ins('library', ['id', 'name', 'root', 'created_date', 'last_modified_date']);
   const series = ins('series', [
@@ -248,11 +254,20 @@ function populate(dataDir, adminId) {
 
 // ---- measuring ----
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (/** @type {number[]} */ sorted, /** @type {number} */ p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
+/**
+ * @param {string} name
+ * @param {string} cookie
+ * @param {string} base
+ * @param {(i: number) => { method?: string, path: string, body?: unknown }} request
+ */
 async function measure(name, cookie, base, request) {
+  /** @type {number[]} */
   const times = [];
-  let last;
+  /** @type {{ totalElements?: number }} */
+  let last = {};
   for (let i = 0; i < WARMUP + REQUESTS; i++) {
     const { method = 'GET', path, body } = request(i);
     const started = process.hrtime.bigint();
@@ -261,7 +276,7 @@ async function measure(name, cookie, base, request) {
       headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    last = await res.json();
+    last = /** @type {{ totalElements?: number }} */ (await res.json());
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(last)}`);
     if (i >= WARMUP) times.push(ms);
@@ -279,7 +294,7 @@ try {
   const authorization = await claim(server.base);
   await server.stop();
   const ro = openDatabase(dataDir);
-  const adminId = ro.prepare('SELECT id FROM user').get().id;
+  const { id: adminId } = /** @type {{ id: string }} */ (ro.prepare('SELECT id FROM user').get());
   ro.close();
 
   let started = Date.now();

@@ -60,13 +60,16 @@ try {
 
   // Wait until the scan added every book and analysis made them READY (read from the database, read-only).
   const started = Date.now();
+  /** @type {{ id: string, page_count: number }[]} */
   let ready = [];
   for (;;) {
     try {
       const db = openDatabase(dataDir);
-      ready = db
-        .prepare("select b.id, m.page_count from book b join media m on m.book_id = b.id where m.status = 'READY'")
-        .all();
+      ready = /** @type {typeof ready} */ (
+        db
+          .prepare("select b.id, m.page_count from book b join media m on m.book_id = b.id where m.status = 'READY'")
+          .all()
+      );
       db.close();
     } catch {
       /* not there yet */
@@ -82,6 +85,12 @@ try {
   // A session cookie, so that each request does not pay for Basic (argon2) authentication.
   const cookie = await sessionCookie(base, authorization);
 
+  /**
+   * @param {string} url
+   * @param {string[]} paths
+   * @param {Record<string, string>} [headers]
+   * @returns {Promise<autocannon.Result>}
+   */
   const run = (url, paths, headers = {}) =>
     new Promise((resolvePromise, reject) => {
       let i = 0;
@@ -112,7 +121,7 @@ try {
   const plain = await run(staticUrl, staticPaths);
   await plainServer.close();
 
-  const line = (name, r) =>
+  const line = (/** @type {string} */ name, /** @type {autocannon.Result} */ r) =>
     `${name.padEnd(28)} ${r.requests.average.toFixed(0).padStart(7)} pages/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   errors ${r.errors + r.non2xx}`;
   console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s each, ${pageUrls.length} distinct pages`);
   console.log(line('Quire /pages/{n}', quire));

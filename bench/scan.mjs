@@ -60,18 +60,36 @@ const RSS_GOAL_MB = 250;
 const RATIO_GOAL = 3;
 const WRITE_CONCURRENCY = 16;
 
+/**
+ * One measured phase: `count` reads how many books reached it; `firstAt`/`doneAt` are ms from the library's
+ * creation to its first and last book, `peakMb` the RSS peak while it ran.
+ * @typedef {{ name: string, what: string, count: { get(): number }, firstAt?: number, doneAt?: number,
+ *   peakMb?: number }} Phase
+ * @typedef {Required<Phase>} FinishedPhase
+ * @typedef {[FinishedPhase, FinishedPhase, FinishedPhase, FinishedPhase]} FinishedPhases scan, analysis, thumbnails, all tasks
+ * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
+ * @typedef {{ pool: number, phases: FinishedPhases, scanAnalysisMs: number, ratio: number, peak: number,
+ *   hwm: number }} Result
+ */
+
+/**
+ * @param {string} s
+ * @param {string} name
+ */
 function positive(s, name) {
   const n = Number(s);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${s}`);
   return n;
 }
-const pad = (n, w = 3) => String(n).padStart(w, '0');
-const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
-const rate = (n, ms) => (ms > 0 ? (n / (ms / 1000)).toFixed(0) : '∞');
-const mb = (x) => `${x.toFixed(0)} MB`;
+const pad = (/** @type {number} */ n, w = 3) => String(n).padStart(w, '0');
+const secs = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
+const rate = (/** @type {number} */ n, /** @type {number} */ ms) => (ms > 0 ? (n / (ms / 1000)).toFixed(0) : '∞');
+const mb = (/** @type {number} */ x) => `${x.toFixed(0)} MB`;
 
 const work = await mkdtemp(join(tmpdir(), 'quire-bench-scan-'));
+/** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
 let server;
+/** @type {Promise<void> | undefined} */
 let cleaning;
 async function cleanup() {
   cleaning ??= (async () => {
@@ -91,6 +109,7 @@ try {
   const root = join(work, 'library');
   const files = await generate(root);
   const baseline = await baselines(files);
+  /** @type {Result[]} */
   const results = [];
   for (const pool of POOLS) results.push(await measure(root, pool, baseline));
   summary(results, baseline);
@@ -101,11 +120,15 @@ try {
   await cleanup();
 }
 
-/** Writes the library; returns the CBZ paths. */
+/**
+ * Writes the library; returns the CBZ paths.
+ * @param {string} root
+ */
 async function generate(root) {
   const t0 = performance.now();
   const distinct = await makeJpegPages(DISTINCT_PAGES, PAGE);
   const avgPage = distinct.reduce((n, p) => n + p.data.length, 0) / distinct.length;
+  /** @type {{ b: number, s: number, n: number, series: string, dir: string, file: string }[]} */
   const jobs = [];
   for (let b = 0; b < BOOKS; b++) {
     const s = Math.floor(b / PER_SERIES) + 1;
@@ -118,11 +141,12 @@ async function generate(root) {
   let next = 0;
   const writer = async () => {
     while (next < jobs.length) {
-      const { b, n, series, file } = jobs[next++];
+      const { b, n, series, file } = /** @type {(typeof jobs)[number]} */ (jobs[next++]);
+      /** @type {import('../packages/server/test/support/zip-writer.mjs').ZipEntry[]} */
       const entries = [];
       for (let p = 0; p < PAGES; p++) {
         // Step 5 is prime to 24: a book's pages are all different when PAGES ≤ DISTINCT_PAGES.
-        const page = distinct[(b * 7 + p * 5) % DISTINCT_PAGES];
+        const page = /** @type {(typeof distinct)[number]} */ (distinct[(b * 7 + p * 5) % DISTINCT_PAGES]);
         entries.push({ name: `page-${pad(p + 1)}.jpg`, data: page.data, crc: page.crc });
       }
       const comicInfo =
@@ -147,7 +171,11 @@ async function generate(root) {
   return jobs.map((j) => j.file);
 }
 
-/** Lists one archive's central directory with yauzl, as the server opens it; returns the entry count. */
+/**
+ * Lists one archive's central directory with yauzl, as the server opens it; returns the entry count.
+ * @param {string} file
+ * @returns {Promise<number>}
+ */
 function listWithYauzl(file) {
   return new Promise((resolve, reject) => {
     yauzl.open(
@@ -174,6 +202,10 @@ function listWithYauzl(file) {
   });
 }
 
+/**
+ * @param {string[]} files
+ * @returns {Promise<Baseline>}
+ */
 async function baselines(files) {
   const run = async () => {
     const t0 = performance.now();
@@ -183,11 +215,13 @@ async function baselines(files) {
   };
   await run(); // warm-up (JIT); the files are in the page cache since they were just written
   const runs = [await run(), await run(), await run()].sort((a, b) => a.ms - b.ms);
-  const yauzlMs = runs[1].ms;
+  const median = /** @type {(typeof runs)[number]} */ (runs[1]);
+  const yauzlMs = median.ms;
   console.log(
     `baseline yauzl: central directories of ${files.length} CBZ, sequential, median of 3: ${secs(yauzlMs)} ` +
-      `(${rate(files.length, yauzlMs)} books/s, ${runs[1].entries} entries)`,
+      `(${rate(files.length, yauzlMs)} books/s, ${median.entries} entries)`,
   );
+  /** @type {number | null} */
   let unzipMs = null;
   if (spawnSync('unzip', ['-v'], { stdio: 'ignore' }).status === 0) {
     const exec = promisify(execFile);
@@ -203,7 +237,13 @@ async function baselines(files) {
   return { yauzlMs, unzipMs };
 }
 
-/** One server run with `taskPoolSize = pool`. */
+/**
+ * One server run with `taskPoolSize = pool`.
+ * @param {string} root
+ * @param {number} pool
+ * @param {Baseline} baseline
+ * @returns {Promise<Result>}
+ */
 async function measure(root, pool, baseline) {
   const dataDir = join(work, `data-pool${pool}`);
   const profDir = opt['profile-dir'] ?? join(work, `profile-pool${pool}`);
@@ -211,28 +251,35 @@ async function measure(root, pool, baseline) {
   if (CPU_PROF) await mkdir(profDir, { recursive: true });
   const before = CPU_PROF ? new Set(await readdir(profDir)) : new Set();
   console.log(`\n— taskPoolSize ${pool}${CPU_PROF ? ' (node --cpu-prof)' : ''} —`);
-  server = await startServer({
+  const running = await startServer({
     dataDir,
     nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
   });
+  server = running;
   const db = openDatabase(dataDir);
+  /** A `select count(…)` statement, read as a number. */
+  const counter = (/** @type {string} */ sql) => /** @type {{ get(): number }} */ (db.prepare(sql).pluck());
+  /** @type {ReturnType<typeof sampleRss> | undefined} */
   let rss;
   try {
     const authorization = await claim(server.base);
     if (pool !== 1) await patchSettings(server.base, authorization, { taskPoolSize: pool });
     const q = {
-      books: db.prepare('select count(*) from book').pluck(),
-      ready: db.prepare("select count(*) from media where status = 'READY'").pluck(),
-      failed: db.prepare("select count(*) from media where status in ('ERROR', 'UNSUPPORTED')").pluck(),
+      books: counter('select count(*) from book'),
+      ready: counter("select count(*) from media where status = 'READY'"),
+      failed: counter("select count(*) from media where status in ('ERROR', 'UNSUPPORTED')"),
       failures: db.prepare("select status, comment from media where status in ('ERROR', 'UNSUPPORTED') limit 3"),
-      thumbs: db.prepare('select count(distinct book_id) from thumbnail_book').pluck(),
-      tasks: db.prepare('select kind, count(*) n from task group by kind order by n desc'),
-      scanTask: db.prepare("select count(*) from task where kind = 'ScanLibrary'").pluck(),
-      queued: db.prepare('select count(*) from task').pluck(),
+      thumbs: counter('select count(distinct book_id) from thumbnail_book'),
+      tasks: /** @type {import('better-sqlite3').Statement<[], { kind: string, n: number }>} */ (
+        db.prepare('select kind, count(*) n from task group by kind order by n desc')
+      ),
+      scanTask: counter("select count(*) from task where kind = 'ScanLibrary'"),
+      queued: counter('select count(*) from task'),
     };
     // The queue is empty once the follow-ups are done too: file hashes, series metadata refresh and aggregation.
     const drained = { get: () => (q.thumbs.get() >= BOOKS && q.queued.get() === 0 ? BOOKS : 0) };
-    rss = sampleRss(server.pid, 100);
+    rss = sampleRss(running.pid, 100);
+    /** @type {Phase[]} */
     const phases = [
       { name: 'scan', what: 'every book row exists', count: q.books },
       { name: 'analysis', what: 'every media READY', count: q.ready },
@@ -242,8 +289,9 @@ async function measure(root, pool, baseline) {
     const t0 = performance.now();
     await createLibrary(server.base, authorization, { name: 'Bench', root });
     let lastLog = t0;
-    let lastCpu = await cpuSeconds(server.pid);
+    let lastCpu = await cpuSeconds(running.pid);
     let lastReady = 0;
+    /** @type {number | undefined} */
     let scanTaskEndAt;
     for (;;) {
       const now = performance.now() - t0;
@@ -251,7 +299,7 @@ async function measure(root, pool, baseline) {
       for (const p of phases) {
         if (p.doneAt !== undefined) continue;
         const n = p.count.get();
-        if (n > 0 && p.firstAt === undefined) p.firstAt = p.name === 'all tasks' ? phases[2].doneAt : now;
+        if (n > 0 && p.firstAt === undefined) p.firstAt = p.name === 'all tasks' ? phases[2]?.doneAt : now;
         if (n >= BOOKS) {
           p.doneAt = now;
           p.peakMb = rss.mark();
@@ -266,7 +314,7 @@ async function measure(root, pool, baseline) {
       }
       if (performance.now() - lastLog > 5_000) {
         // Progress, with the analysis rate and the server's CPU use (all threads) since the last line.
-        const cpu = await cpuSeconds(server.pid);
+        const cpu = await cpuSeconds(running.pid);
         const ready = q.ready.get();
         const dt = performance.now() - lastLog;
         const progress = phases.map((p) => `${p.name} ${p.count.get()}`).join(', ');
@@ -282,6 +330,8 @@ async function measure(root, pool, baseline) {
     }
     const { peak, hwm, samples } = await rss.stop();
     rss = undefined;
+    // The loop above ends once every phase has its times.
+    const finished = /** @type {FinishedPhases} */ (phases);
 
     // Thumbnails (and metadata refreshes) are queued by each analysis one priority above AnalyzeBook, so
     // they run interleaved with the analyses: the phases overlap. "span" runs from the phase's first book
@@ -290,7 +340,7 @@ async function measure(root, pool, baseline) {
       '  phase        first at    done at       span   books/s (span)   books/s (from start)      +wall   peak RSS',
     );
     let prev = 0;
-    for (const p of phases) {
+    for (const p of finished) {
       const span = p.doneAt - (p.name === 'scan' ? 0 : p.firstAt);
       console.log(
         `  ${p.name.padEnd(11)} ${secs(p.firstAt).padStart(9)} ${secs(p.doneAt).padStart(10)} ${secs(span).padStart(10)}` +
@@ -300,18 +350,18 @@ async function measure(root, pool, baseline) {
       prev = p.doneAt;
     }
     if (scanTaskEndAt !== undefined) console.log(`  ScanLibrary task ended at ${secs(scanTaskEndAt)}`);
-    const scanAnalysisMs = phases[1].doneAt;
+    const scanAnalysisMs = finished[1].doneAt;
     const ratio = scanAnalysisMs / baseline.yauzlMs;
     console.log(`  peak RSS ${mb(peak)} (${samples} samples every 100 ms; kernel VmHWM ${mb(hwm)})`);
     console.log(
       `  scan + analysis ${secs(scanAnalysisMs)} = ${ratio.toFixed(1)} × yauzl listing` +
         (baseline.unzipMs ? `, ${(scanAnalysisMs / baseline.unzipMs).toFixed(2)} × unzip -l` : ''),
     );
-    return { pool, phases, scanAnalysisMs, ratio, peak, hwm };
+    return { pool, phases: finished, scanAnalysisMs, ratio, peak, hwm };
   } finally {
     await rss?.stop();
     db.close();
-    await server.stop();
+    await running.stop();
     server = undefined;
     if (CPU_PROF) {
       const profiles = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
@@ -321,8 +371,12 @@ async function measure(root, pool, baseline) {
   }
 }
 
+/**
+ * @param {Result[]} results
+ * @param {Baseline} baseline
+ */
 function summary(results, baseline) {
-  const pf = (ok) => (ok ? 'PASS' : 'FAIL');
+  const pf = (/** @type {boolean} */ ok) => (ok ? 'PASS' : 'FAIL');
   const rssNote = BOOKS === 2000 ? '' : ' (goal defined for 2,000 books)';
   console.log(`\nsummary: ${BOOKS} books × ${PAGES} pages; yauzl listing baseline ${secs(baseline.yauzlMs)}`);
   for (const r of results) {

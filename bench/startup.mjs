@@ -1,19 +1,18 @@
 // Start-up time (spawn → first answer from /actuator/health) and idle memory (RSS after 5 s idle)
 // of the built server, over several runs with a fresh data dir each. Run `npm run build` first.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { memoryMb, sleep } from './support/server.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const main = resolve(import.meta.dirname, '../packages/server/dist/main.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** RSS of a process just spawned (so it has a pid), in MiB. */
+const rssMb = async (/** @type {import('node:child_process').ChildProcess} */ child) =>
+  (await memoryMb(/** @type {number} */ (child.pid))).rss;
 
-async function rssMb(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-}
-
+/** @param {number} port */
 async function once(port) {
   const dataDir = await mkdtemp(join(tmpdir(), 'quire-bench-'));
   const started = performance.now();
@@ -27,6 +26,7 @@ async function once(port) {
     },
     stdio: 'ignore',
   });
+  /** @type {number} */
   let ms;
   for (;;) {
     try {
@@ -41,7 +41,7 @@ async function once(port) {
     await sleep(5);
   }
   await sleep(5000);
-  const rss = await rssMb(child.pid);
+  const rss = await rssMb(child);
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
@@ -52,11 +52,11 @@ async function once(port) {
 // Baseline: a bare `node -e` process, to show what Node itself costs.
 const bare = spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 6000)'], { stdio: 'ignore' });
 await sleep(1000);
-const bareRss = await rssMb(bare.pid);
+const bareRss = await rssMb(bare);
 bare.kill();
 const results = [];
 for (let i = 0; i < runs; i++) results.push(await once(26600 + i));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 console.log(`runs: ${runs}`);
 console.log(
   `start-up to first answer: median ${median(results.map((r) => r.ms)).toFixed(0)} ms (all: ${results.map((r) => r.ms.toFixed(0)).join(', ')})`,

@@ -24,7 +24,11 @@ export const INPUTS = [
 /** What a build leaves; a missing one means the last build is incomplete. */
 export const OUTPUTS = ['packages/api/dist/index.js', 'packages/server/dist/main.js', 'packages/web/dist/index.html'];
 
-/** The newest modification time under `path` (a file or a folder), 0 when it does not exist. */
+/**
+ * The newest modification time under `path` (a file or a folder), 0 when it does not exist.
+ * @param {string} path
+ * @returns {number}
+ */
 function newest(path) {
   let stats;
   try {
@@ -38,7 +42,10 @@ function newest(path) {
   return max;
 }
 
-/** Why the repository at `root` needs a build, or null when its last one is still good. */
+/**
+ * Why the repository at `root` needs a build, or null when its last one is still good.
+ * @param {string} root
+ */
 export function staleness(root) {
   let stamp;
   try {

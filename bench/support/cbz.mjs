@@ -9,6 +9,7 @@ export { crc32, writeZip, zipBuffer, zipParts } from '../../packages/server/test
  * A real JPEG page: `seed` changes its colours (and so its bytes). With `noise` (0–255, default 0) the
  * page is gaussian noise tinted by the seed, which compresses like a scanned page; without it a flat
  * colour (tiny files).
+ * @param {number} seed
  */
 export async function makeJpegPage(seed, { width = 1000, height = 1500, quality = 80, noise = 0 } = {}) {
   const background = { r: (seed * 67) % 256, g: (seed * 131) % 256, b: (seed * 199) % 256 };
@@ -25,7 +26,11 @@ export async function makeJpegPage(seed, { width = 1000, height = 1500, quality 
   return img.jpeg({ quality }).toBuffer();
 }
 
-/** `count` distinct JPEG pages made in parallel, each with its CRC: `[{ data, crc }]`. */
+/**
+ * `count` distinct JPEG pages made in parallel, each with its CRC: `[{ data, crc }]`.
+ * @param {number} count
+ * @param {Parameters<typeof makeJpegPage>[1]} [opts]
+ */
 export async function makeJpegPages(count, opts = {}) {
   const pages = await Promise.all(Array.from({ length: count }, (_, i) => makeJpegPage(i + 1, opts)));
   return pages.map((data) => ({ data, crc: crc32(data) }));

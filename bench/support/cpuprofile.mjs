@@ -3,33 +3,49 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-/** Node ids → self time in ms, from the samples and their time deltas. */
+/**
+ * The parts of V8's profile format read here.
+ * @typedef {{ id: number, callFrame: { functionName: string, url: string, lineNumber: number } }} ProfileNode
+ * @typedef {{ nodes: ProfileNode[], samples?: number[], timeDeltas?: number[] }} CpuProfile
+ */
+
+/**
+ * Node ids → self time in ms, from the samples and their time deltas.
+ * @param {CpuProfile} profile
+ */
 function selfTimes(profile) {
+  /** @type {Map<number, number>} */
   const self = new Map();
   const { samples = [], timeDeltas = [] } = profile;
-  for (let i = 0; i < samples.length; i++) {
-    self.set(samples[i], (self.get(samples[i]) ?? 0) + (timeDeltas[i] ?? 0) / 1000);
-  }
+  for (const [i, id] of samples.entries()) self.set(id, (self.get(id) ?? 0) + (timeDeltas[i] ?? 0) / 1000);
   return self;
 }
 
-/** Shortens a script URL: package name for node_modules, path relative to the repo for our files. */
+/**
+ * Shortens a script URL: package name for node_modules, path relative to the repo for our files.
+ * @param {string} url
+ */
 export function where(url) {
   if (!url) return '(native/vm)';
   if (url.startsWith('node:')) return url;
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) {
-    const rest = url.slice(nm + 'node_modules/'.length).split('/');
-    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+    const [first = '', second] = url.slice(nm + 'node_modules/'.length).split('/');
+    return first.startsWith('@') ? `${first}/${second}` : first;
   }
   const i = url.indexOf('packages/');
   return i >= 0 ? url.slice(i) : url;
 }
 
-/** `{ totalMs, functions: [{ name, where, line, ms }], files: [{ where, ms }] }`, largest first. */
+/**
+ * `{ totalMs, functions: [{ name, where, line, ms }], files: [{ where, ms }] }`, largest first.
+ * @param {CpuProfile} profile
+ */
 export function summarize(profile) {
   const self = selfTimes(profile);
+  /** @type {Map<string, { name: string, where: string, line: number, ms: number }>} */
   const byFunction = new Map();
+  /** @type {Map<string, number>} */
   const byFile = new Map();
   let totalMs = 0;
   for (const node of profile.nodes) {
@@ -51,10 +67,13 @@ export function summarize(profile) {
   return { totalMs, functions, files };
 }
 
-/** Prints the top `top` functions and files of a profile file. */
+/**
+ * Prints the top `top` functions and files of a profile file.
+ * @param {string} file
+ */
 export async function printProfile(file, top = 25, log = console.log) {
   const { totalMs, functions, files } = summarize(JSON.parse(await readFile(file, 'utf8')));
-  const pct = (ms) => `${((ms / totalMs) * 100).toFixed(1).padStart(5)} %`;
+  const pct = (/** @type {number} */ ms) => `${((ms / totalMs) * 100).toFixed(1).padStart(5)} %`;
   log(`CPU profile ${file}: ${(totalMs / 1000).toFixed(1)} s sampled`);
   log(`top ${top} functions by self time:`);
   for (const f of functions.slice(0, top)) {

@@ -8,16 +8,19 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 export const SERVER_MAIN = resolve(import.meta.dirname, '../../packages/server/dist/main.js');
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A TCP port free right now on 127.0.0.1. */
+/**
+ * A TCP port free right now on 127.0.0.1.
+ * @returns {Promise<number>}
+ */
 export function freePort() {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
       srv.close(() => resolvePort(port));
     });
   });
@@ -27,6 +30,8 @@ export function freePort() {
  * Spawns the built server and waits for /actuator/health. `nodeArgs` go before the script (e.g.
  * `--cpu-prof`). Returns `{ child, pid, base, port, dataDir, stop() }`; `stop()` sends SIGTERM (the server
  * then exits cleanly, which also writes a CPU profile) and waits for the exit, SIGKILL after `killAfterMs`.
+ * @param {{ dataDir: string, port?: number, nodeArgs?: string[], env?: Record<string, string>,
+ *   startTimeoutMs?: number }} options
  */
 export async function startServer({ dataDir, port, nodeArgs = [], env = {}, startTimeoutMs = 30_000 }) {
   port ??= await freePort();
@@ -43,7 +48,9 @@ export async function startServer({ dataDir, port, nodeArgs = [], env = {}, star
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  /** @type {number | NodeJS.Signals | null | undefined} */
   let exitCode;
+  /** @type {Promise<void>} */
   const exited = new Promise((r) =>
     child.once('exit', (code, signal) => {
       exitCode = code ?? signal;
@@ -73,10 +80,15 @@ export async function startServer({ dataDir, port, nodeArgs = [], env = {}, star
     }
     await sleep(20);
   }
-  return { child, pid: child.pid, base, port, dataDir, stop, stderr: () => stderr };
+  // It answered on its port, so it was spawned and has a pid.
+  const pid = /** @type {number} */ (child.pid);
+  return { child, pid, base, port, dataDir, stop, stderr: () => stderr };
 }
 
-/** Claims a fresh server (POST /api/v1/claim); returns the Basic `authorization` header value. */
+/**
+ * Claims a fresh server (POST /api/v1/claim); returns the Basic `authorization` header value.
+ * @param {string} base
+ */
 export async function claim(base, email = 'bench@example.org', password = 'bench-secret') {
   const res = await fetch(`${base}/api/v1/claim`, {
     method: 'POST',
@@ -86,6 +98,15 @@ export async function claim(base, email = 'bench@example.org', password = 'bench
   return `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
 }
 
+/**
+ * One JSON API call; throws unless it succeeds. The answer is whatever JSON the route gives.
+ * @param {string} base
+ * @param {string} authorization
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 async function call(base, authorization, method, path, body) {
   const res = await fetch(`${base}${path}`, {
     method,
@@ -96,15 +117,30 @@ async function call(base, authorization, method, path, body) {
   return res.status === 204 ? undefined : res.json();
 }
 
-/** PATCH /api/v1/settings (e.g. `{ taskPoolSize: 2 }`). */
+/**
+ * PATCH /api/v1/settings (e.g. `{ taskPoolSize: 2 }`).
+ * @param {string} base
+ * @param {string} authorization
+ * @param {Record<string, unknown>} patch
+ */
 export const patchSettings = (base, authorization, patch) =>
   call(base, authorization, 'PATCH', '/api/v1/settings', patch);
 
-/** POST /api/v1/libraries `{ name, root, ... }`, which queues a scan; returns the library DTO. */
+/**
+ * POST /api/v1/libraries `{ name, root, ... }`, which queues a scan; returns the library DTO.
+ * @param {string} base
+ * @param {string} authorization
+ * @param {{ name: string, root: string } & Record<string, unknown>} library
+ * @returns {Promise<import('@quire/api').LibraryDto>}
+ */
 export const createLibrary = (base, authorization, library) =>
   call(base, authorization, 'POST', '/api/v1/libraries', library);
 
-/** A session cookie (`name=value`), so that each request does not pay for Basic (argon2) authentication. */
+/**
+ * A session cookie (`name=value`), so that each request does not pay for Basic (argon2) authentication.
+ * @param {string} base
+ * @param {string} authorization
+ */
 export async function sessionCookie(base, authorization) {
   const me = await fetch(`${base}/api/v2/users/me`, { headers: { authorization } });
   const cookie = me.headers.get('set-cookie')?.split(';')[0];
@@ -112,19 +148,28 @@ export async function sessionCookie(base, authorization) {
   return cookie;
 }
 
-/** The server's SQLite database, opened read-only (WAL: never blocks the server's writes). */
+/**
+ * The server's SQLite database, opened read-only (WAL: never blocks the server's writes).
+ * @param {string} dataDir
+ */
 export function openDatabase(dataDir) {
   return new Database(join(dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
 }
 
-/** RSS and peak RSS (VmHWM) of a process, in MiB. */
+/**
+ * RSS and peak RSS (VmHWM) of a process, in MiB.
+ * @param {number} pid
+ */
 export async function memoryMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  const kb = (/** @type {string} */ key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
 }
 
-/** CPU time (user + system, all threads) a process has used so far, in seconds (Linux, USER_HZ = 100). */
+/**
+ * CPU time (user + system, all threads) a process has used so far, in seconds (Linux, USER_HZ = 100).
+ * @param {number} pid
+ */
 export async function cpuSeconds(pid) {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which is in parentheses and may hold spaces); utime, stime are 14, 15.
@@ -135,6 +180,7 @@ export async function cpuSeconds(pid) {
 /**
  * Samples a process's RSS every `intervalMs`. `peak` is the highest sample so far, `hwm` the kernel's own
  * high-water mark (VmHWM) at the last sample; `mark()` returns the peak since the previous `mark()`.
+ * @param {number} pid
  */
 export function sampleRss(pid, intervalMs = 100) {
   const s = { peak: 0, hwm: 0, last: 0, samples: 0, window: 0 };

@@ -353,7 +353,7 @@ describe('readers: paged, continuous and EPUB', () => {
       await p.getByRole('dialog', { name: 'Reader settings' }).waitFor({ state: 'hidden' });
       // A swipe to the left, as a finger drags the page.
       const cdp = await phone.newCDPSession(p);
-      const touch = (type: string, x: number) =>
+      const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) =>
         cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: 370 }] });
       await touch('touchStart', 300);
       for (const x of [250, 200, 150, 100]) await touch('touchMove', x);

@@ -79,19 +79,25 @@ export type ThumbnailReadListDto = Static<typeof ThumbnailReadListDto>;
 export const CollectionIdParams = Type.Object({ id: Type.String() });
 export const CollectionThumbnailParams = Type.Object({ id: Type.String(), thumbnailId: Type.String() });
 
-/**
- * `GET /api/v1/collections` and `/api/v1/readlists` (api.md §3.4-3.5): `library_id` repeated, comma-separated
- * or as `library_id[]`; `sort` (read lists only) is `name`, `createdDate` or `lastModifiedDate` with `,asc|desc`.
- */
+/** `GET /api/v1/collections` (api.md §3.4): `library_id` repeated, comma-separated or as `library_id[]`. */
 export const CollectionListQuery = Type.Object({
   search: Type.Optional(Type.String()),
   library_id: Type.Optional(Type.Array(Type.String())),
   unpaged: Type.Optional(Type.Boolean()),
   page: Type.Optional(Type.Integer()),
   size: Type.Optional(Type.Integer()),
-  sort: Type.Optional(Type.Array(Type.String())),
 });
 export type CollectionListQuery = Static<typeof CollectionListQuery>;
+
+/**
+ * `GET /api/v1/readlists` (api.md §3.5): the collection list's parameters, and `sort`: `name`, `createdDate` or
+ * `lastModifiedDate` with `,asc|desc`.
+ */
+export const ReadListListQuery = Type.Object({
+  ...CollectionListQuery.properties,
+  sort: Type.Optional(Type.Array(Type.String())),
+});
+export type ReadListListQuery = Static<typeof ReadListListQuery>;
 
 /** `POST /api/v1/readlists` as Komga reads it: `summary` defaults to "" and `ordered` to true. */
 export const ReadListCreationBody = Type.Object({

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema, type TUnknown } from 'typebox';
 
 /** Spring's serialised `PageImpl`, as Komga answers every paged list (api.md §1.4). */
 export const SortDto = Type.Object({
@@ -32,19 +32,8 @@ export const PageDto = <T extends TSchema>(item: T) =>
     sort: SortDto,
   });
 
-export interface Page<T> {
-  content: T[];
-  pageable: Static<typeof PageableDto>;
-  totalElements: number;
-  totalPages: number;
-  last: boolean;
-  first: boolean;
-  size: number;
-  number: number;
-  numberOfElements: number;
-  empty: boolean;
-  sort: SortDto;
-}
+/** A page of `T`, typed from `PageDto` so that the schema and the type cannot drift apart. */
+export type Page<T> = Omit<Static<ReturnType<typeof PageDto<TUnknown>>>, 'content'> & { content: T[] };
 
 /** Spring Boot's error JSON (api.md §1.6, shape 1). */
 export const ErrorBodyDto = Type.Object({

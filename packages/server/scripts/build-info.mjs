@@ -12,10 +12,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repository = realpathSync(join(here, '../../..'));
 const out = process.argv[2] ?? join(here, '../dist/build-info.json');
 
-const git = (...args) =>
+const git = (/** @type {string[]} */ ...args) =>
   execFileSync('git', ['-C', repository, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
-const utcSeconds = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+const utcSeconds = (/** @type {Date} */ date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function gitInfo() {
   try {

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Config } from './config.js';
+import { setMediaLimits } from './media/limits.js';
 import { openDatabase } from './db/database.js';
 import { createEventBus } from './events/bus.js';
 import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
-import { createTaskQueue } from './tasks/queue.js';
+import { createTaskQueue, type TaskQueue } from './tasks/queue.js';
 import { createWorkerPool } from './tasks/worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
@@ -54,6 +55,11 @@ import { MetadataEditing } from './metadata/metadata-editing.js';
 export interface QuireApp {
   http: FastifyInstance;
   deps: AppDeps;
+  /**
+   * The task queue whole: routes see only its TaskEmitter & TaskCancellation ports (deps.tasks), while the tests
+   * that wait for it to drain, or look at what is queued, need its counts.
+   */
+  tasks: TaskQueue;
   /** Effective port and context path (the database settings win over the environment). */
   port: number;
   contextPath: string;
@@ -63,6 +69,7 @@ export interface QuireApp {
 
 /** The composition root shared by serve.ts and the tests: config → db → services → HTTP. */
 export async function createApp(config: Config, opts: { onShutdown?: () => void } = {}): Promise<QuireApp> {
+  setMediaLimits(config.mediaLimits);
   mkdirSync(config.dataDir, { recursive: true });
   mkdirSync(join(config.dataDir, 'thumbnails'), { recursive: true });
   const logging = await createLogger(config);
@@ -274,6 +281,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   return {
     http,
     deps,
+    tasks,
     port,
     contextPath,
     async listen() {

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBuildInfo, type BuildInfo } from './build-info.js';
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from './media/limits.js';
 
 /** Everything the process reads from its environment, once, at start-up. */
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   sessionLifetimeMs: number;
   /** New passwords (claim, user creation, password change) are at least this many characters long. */
   passwordMinLength: number;
+  /** What one book may cost in entries, inflated bytes and decoded pixels (media/limits.ts). */
+  mediaLimits: MediaLimits;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,6 +50,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: parseTrustedProxies(env.QUIRE_TRUSTED_PROXIES ?? 'loopback'),
     sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
+    mediaLimits: loadMediaLimits(env),
+  };
+}
+
+const MiB = 1024 * 1024;
+
+function loadMediaLimits(env: Record<string, string | undefined>): MediaLimits {
+  const d = DEFAULT_MEDIA_LIMITS;
+  return {
+    ...d,
+    maxEntryBytes: Math.round(positiveNumber(env, 'QUIRE_MAX_ENTRY_MB', d.maxEntryBytes / MiB) * MiB),
+    maxEntryRatio: positiveNumber(env, 'QUIRE_MAX_ENTRY_RATIO', d.maxEntryRatio),
+    maxBookBytes: Math.round(positiveNumber(env, 'QUIRE_MAX_BOOK_GB', d.maxBookBytes / (1024 * MiB)) * 1024 * MiB),
+    maxEntries: positiveInteger(env, 'QUIRE_MAX_ENTRIES', d.maxEntries),
+    maxSpineItems: positiveInteger(env, 'QUIRE_MAX_SPINE_ITEMS', d.maxSpineItems),
+    maxMarkupBytes: Math.round(positiveNumber(env, 'QUIRE_MAX_MARKUP_MB', d.maxMarkupBytes / MiB) * MiB),
+    maxImagePixels: Math.round(positiveNumber(env, 'QUIRE_MAX_IMAGE_MEGAPIXELS', d.maxImagePixels / 1e6) * 1e6),
+    maxConcurrentDecodes: positiveInteger(env, 'QUIRE_IMAGE_DECODES', d.maxConcurrentDecodes),
   };
 }
 

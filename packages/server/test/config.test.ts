@@ -42,3 +42,49 @@ describe('session lifetime and password length', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('media limits', () => {
+  it('default to what a 1,000-page comic scanned at 600 dpi passes', () => {
+    expect(loadConfig({}).mediaLimits).toMatchObject({
+      maxEntryBytes: 256 * 1024 * 1024,
+      maxEntryRatio: 100,
+      maxBookBytes: 32 * 1024 ** 3,
+      maxEntries: 20_000,
+      maxSpineItems: 10_000,
+      maxMarkupBytes: 16 * 1024 * 1024,
+      maxImagePixels: 100_000_000,
+      maxConcurrentDecodes: 2,
+    });
+  });
+
+  it('read their QUIRE_ settings, in MB, GB and megapixels', () => {
+    const limits = loadConfig({
+      QUIRE_MAX_ENTRY_MB: '64',
+      QUIRE_MAX_ENTRY_RATIO: '20',
+      QUIRE_MAX_BOOK_GB: '0.5',
+      QUIRE_MAX_ENTRIES: '500',
+      QUIRE_MAX_SPINE_ITEMS: '300',
+      QUIRE_MAX_MARKUP_MB: '2',
+      QUIRE_MAX_IMAGE_MEGAPIXELS: '40',
+      QUIRE_IMAGE_DECODES: '4',
+    }).mediaLimits;
+    expect(limits).toMatchObject({
+      maxEntryBytes: 64 * 1024 * 1024,
+      maxEntryRatio: 20,
+      maxBookBytes: 512 * 1024 * 1024,
+      maxEntries: 500,
+      maxSpineItems: 300,
+      maxMarkupBytes: 2 * 1024 * 1024,
+      maxImagePixels: 40_000_000,
+      maxConcurrentDecodes: 4,
+    });
+  });
+
+  it.each([
+    ['QUIRE_MAX_ENTRY_MB', '0'],
+    ['QUIRE_MAX_ENTRIES', '1.5'],
+    ['QUIRE_IMAGE_DECODES', 'many'],
+  ])('refuses %s=%j at start-up', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});

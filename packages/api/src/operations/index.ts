@@ -22,6 +22,13 @@ import { filesystemOperations } from './filesystem.js';
 import { fontOperations } from './fonts.js';
 import { announcementOperations } from './announcements.js';
 import { releaseOperations } from './releases.js';
+import { collectionOperations } from './collections.js';
+import { collectionPosterOperations } from './collection-posters.js';
+import { collectionSeriesOperations } from './collection-series.js';
+import { readListOperations } from './readlists.js';
+import { readListPosterOperations } from './readlist-posters.js';
+import { readListBookOperations } from './readlist-books.js';
+import { referentialOperations } from './referential.js';
 import type { Operation } from './operation.js';
 
 export * from './operation.js';
@@ -49,6 +56,13 @@ export * from './filesystem.js';
 export * from './fonts.js';
 export * from './announcements.js';
 export * from './releases.js';
+export * from './collections.js';
+export * from './collection-posters.js';
+export * from './collection-series.js';
+export * from './readlists.js';
+export * from './readlist-posters.js';
+export * from './readlist-books.js';
+export * from './referential.js';
 
 /**
  * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
@@ -79,6 +93,13 @@ export const operations = {
   ...fontOperations,
   ...announcementOperations,
   ...releaseOperations,
+  ...collectionOperations,
+  ...collectionPosterOperations,
+  ...collectionSeriesOperations,
+  ...readListOperations,
+  ...readListPosterOperations,
+  ...readListBookOperations,
+  ...referentialOperations,
 } satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

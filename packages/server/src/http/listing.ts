@@ -10,7 +10,8 @@ import type {
   SeriesStatus,
 } from '@quire/api';
 import type { IdPage, Slice } from '../db/queries/series-list.js';
-import type { AppDeps } from './deps.js';
+import type { BookQueries } from '../db/queries/books.js';
+import type { SeriesQueries } from '../db/queries/series.js';
 import { isAdmin } from '../domain/user.js';
 import { toBookDto } from './mappers/books.js';
 import { toSeriesDto } from './mappers/series.js';
@@ -39,8 +40,16 @@ export function pageRequest(q: { page?: number; size?: number; unpaged?: boolean
   return { page, size, unpaged, slice: unpaged ? null : { offset: page * size, limit: size } };
 }
 
-/** Spring's serialised PageImpl; an unpaged answer still looks paged (size = max(total, 20)), as Komga's does. */
-export function toListPage<T>(content: T[], total: number, req: PageRequest, sorted: boolean): Page<T> {
+/**
+ * Spring's serialised PageImpl, the envelope of every paged list (api.md §1.4). An unpaged answer still looks
+ * paged (size = max(total, 20)), as Komga's does. `sorted` is false only for a list query given no order.
+ */
+export function toPage<T>(
+  content: T[],
+  total: number,
+  req: Pick<PageRequest, 'page' | 'size' | 'unpaged'>,
+  sorted = true,
+): Page<T> {
   const sort = { empty: !sorted, sorted, unsorted: !sorted };
   const number = req.unpaged ? 0 : req.page;
   const size = req.unpaged ? Math.max(total, DEFAULT_SIZE) : req.size;
@@ -60,14 +69,25 @@ export function toListPage<T>(content: T[], total: number, req: PageRequest, sor
   };
 }
 
-/** The reads that turn a list query's ids into DTOs. */
-type ListReads = { books: Pick<AppDeps['books'], 'queries' | 'series'> };
+/** One page of values already in memory and in order (referential lists). */
+export function pageOf<T>(values: T[], req: PageRequest): Page<T> {
+  const content = req.slice ? values.slice(req.slice.offset, req.slice.offset + req.slice.limit) : values;
+  return toPage(content, values.length, req);
+}
+
+/** What turns the ids of a list query into DTOs (narrowed from the routes' dependencies). */
+export interface SeriesViews {
+  books: { series: Pick<SeriesQueries, 'findMany'> };
+}
+export interface BookViews {
+  books: { queries: Pick<BookQueries, 'findMany'> };
+}
 
 /** A page of SeriesDto for the ids of a list query. */
-export async function seriesPage(deps: ListReads, req: FastifyRequest, found: IdPage, page: PageRequest) {
+export async function seriesPage(deps: SeriesViews, req: FastifyRequest, found: IdPage, page: PageRequest) {
   const user = req.user!;
   const views = await deps.books.series.findMany(found.ids, user.id);
-  return toListPage<SeriesDto>(
+  return toPage<SeriesDto>(
     views.map((v) => toSeriesDto(v, isAdmin(user))),
     found.total,
     page,
@@ -76,10 +96,10 @@ export async function seriesPage(deps: ListReads, req: FastifyRequest, found: Id
 }
 
 /** A page of BookDto for the ids of a list query. */
-export async function bookPage(deps: ListReads, req: FastifyRequest, found: IdPage, page: PageRequest) {
+export async function bookPage(deps: BookViews, req: FastifyRequest, found: IdPage, page: PageRequest) {
   const user = req.user!;
   const views = await deps.books.queries.findMany(found.ids, user.id);
-  return toListPage<BookDto>(
+  return toPage<BookDto>(
     views.map((v) => toBookDto(v, isAdmin(user))),
     found.total,
     page,

@@ -6,6 +6,7 @@ import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js
 import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
 import { pagesOf } from '../media/pages.js';
 import type { PdfService } from '../media/pdf/index.js';
+import { MediaLimitError } from '../media/limits.js';
 import { MediaError } from '../media/types.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
@@ -53,6 +54,7 @@ const failed = (status: MediaStatusValue, mediaType: string | null, comment: str
 });
 
 function fromError(e: unknown, detected: string | null): MediaAnalysis {
+  if (e instanceof MediaLimitError) return failed('ERROR', detected, e.comment);
   let code = 'ERR_1005';
   if (e instanceof MediaError) code = e.code;
   else {

@@ -1,6 +1,6 @@
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { MediaRepository } from '../db/repositories/media.js';
-import { readerFor } from '../media/archives/index.js';
+import { zipReader } from '../media/archives/index.js';
 import { MediaTypes } from '../media/detect.js';
 import { hashFile, hashPage, koreaderHash } from '../media/hash.js';
 import type { LibraryFile, LibraryFiles } from './library-files.js';
@@ -47,14 +47,14 @@ export class BookHasher {
   async hashBookPages(bookId: string): Promise<number> {
     const t = await this.d.media.analysisTarget(bookId);
     if (!t || !t.hashPages || t.status !== 'READY' || t.mediaType !== MediaTypes.zip) return 0;
-    const reader = readerFor(MediaTypes.zip)!;
     const file = await this.fileOf(t);
     const pages = await this.d.media.pages(bookId);
     const wanted = new Set(pagesToHash(pages.length));
     const hashes: { number: number; hash: string }[] = [];
     for (const p of pages) {
       if (!wanted.has(p.number) || p.fileHash !== '') continue;
-      hashes.push({ number: p.number, hash: hashPage(await reader.read(file, p.fileName)) });
+      // streamed: a page is hashed as it inflates, never held whole (engine.md §5.3: the hash of the entry's bytes)
+      hashes.push({ number: p.number, hash: await hashPage(await zipReader.stream(file, p.fileName)) });
     }
     await this.d.media.setPageHashes(bookId, hashes);
     return hashes.length;

@@ -1,9 +1,11 @@
 import type { BookFileView } from '../db/queries/books.js';
 import type { MediaRepository, StoredPage } from '../db/repositories/media.js';
-import { badRequest, notFound } from '../domain/errors.js';
+import { badRequest, notFound, QuireError } from '../domain/errors.js';
 import { readerFor } from '../media/archives/index.js';
 import { readEpubResource, UnsafeResourcePathError } from '../media/epub/index.js';
-import { convertImage, pageThumbnail, UnsupportedImageError } from '../media/images.js';
+import { convertImage, ImageTooLargeError, pageThumbnail, UnsupportedImageError } from '../media/images.js';
+import { MediaLimitError } from '../media/limits.js';
+import { MediaError } from '../media/types.js';
 import { PDF_RENDER_MEDIA_TYPE, pdfRenderSize, PdfError, type PdfService } from '../media/pdf/index.js';
 import { mediaProfileOf, type EpubExtension } from './book-analyzer.js';
 import type { LibraryFiles } from './library-files.js';
@@ -46,6 +48,8 @@ export function fontMediaType(path: string): string | null {
 
 export const notReady = () => notFound('Book analysis failed');
 const noSuchPage = () => badRequest('Page number does not exist');
+/** 422: the page exists but is over a limit of media/limits.ts (too many pixels to convert, too many bytes). */
+const tooLarge = (message: string) => new QuireError(422, message);
 
 /**
  * Serving pages and EPUB resources (engine.md §4.6): raw entry bytes of archives and Divina EPUBs,
@@ -81,7 +85,7 @@ export class BookPages {
   async page(
     book: BookFileView,
     number: number,
-    opts: { convert?: 'jpeg' | 'png'; pdf?: boolean } = {},
+    opts: { convert?: 'jpeg' | 'png'; pdf?: boolean; signal?: AbortSignal } = {},
   ): Promise<Content> {
     const page = await this.pageRow(book, number);
     const file = await this.fileOf(book);
@@ -98,13 +102,13 @@ export class BookPages {
       const rendered = await this.d.pdf.renderPage(file, number, { dimension }).catch((e: unknown) => {
         throw mapPdfError(e);
       });
-      return this.converted({ bytes: rendered.bytes, mediaType: rendered.mediaType }, opts.convert);
+      return this.converted({ bytes: rendered.bytes, mediaType: rendered.mediaType }, opts.convert, opts.signal);
     }
-    return this.converted(await this.entry(book, page), opts.convert);
+    return this.converted(await this.entry(book, page, opts.signal), opts.convert, opts.signal);
   }
 
   /** The page as stored: entry bytes, or a one-page PDF for PDF books. */
-  async raw(book: BookFileView, number: number): Promise<Content> {
+  async raw(book: BookFileView, number: number, opts: { signal?: AbortSignal } = {}): Promise<Content> {
     const page = await this.pageRow(book, number);
     if (mediaProfileOf(book.media.mediaType) === 'PDF') {
       try {
@@ -114,16 +118,17 @@ export class BookPages {
         throw mapPdfError(e);
       }
     }
-    return this.entry(book, page);
+    return this.entry(book, page, opts.signal);
   }
 
   /** Longest edge 300 px, JPEG. */
-  async thumbnail(book: BookFileView, number: number): Promise<Content> {
-    const content = await this.page(book, number);
+  async thumbnail(book: BookFileView, number: number, opts: { signal?: AbortSignal } = {}): Promise<Content> {
+    const content = await this.page(book, number, opts);
     try {
-      const t = await pageThumbnail(content.bytes);
+      const t = await pageThumbnail(content.bytes, opts.signal);
       return { bytes: t.bytes, mediaType: t.mediaType };
     } catch (e) {
+      if (e instanceof ImageTooLargeError) throw tooLarge(e.message);
       if (e instanceof UnsupportedImageError) throw notFound('Cannot read the page image');
       throw e;
     }
@@ -146,6 +151,7 @@ export class BookPages {
       return { bytes: r.bytes, mediaType: r.mediaType ?? 'application/octet-stream' };
     } catch (e) {
       if (e instanceof UnsafeResourcePathError) throw badRequest('Invalid resource path');
+      if (e instanceof MediaLimitError) throw tooLarge(`Resource cannot be served: ${e.comment}`);
       throw e;
     }
   }
@@ -164,30 +170,36 @@ export class BookPages {
     return page;
   }
 
-  private async entry(book: BookFileView, page: StoredPage): Promise<Content> {
+  private async entry(book: BookFileView, page: StoredPage, signal?: AbortSignal): Promise<Content> {
     const file = await this.fileOf(book);
-    if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
-      const r = await readEpubResource(file, page.fileName, [{ fileName: page.fileName, mediaType: page.mediaType }]);
-      if (!r) throw notFound('File not found, it may have moved');
-      return { bytes: r.bytes, mediaType: page.mediaType };
-    }
     const reader = book.media.mediaType ? readerFor(book.media.mediaType) : undefined;
-    if (!reader) throw notReady();
     try {
-      return { bytes: await reader.read(file, page.fileName), mediaType: page.mediaType };
+      if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
+        const pages = [{ fileName: page.fileName, mediaType: page.mediaType }];
+        const r = await readEpubResource(file, page.fileName, pages);
+        if (!r) throw notFound('File not found, it may have moved');
+        return { bytes: r.bytes, mediaType: page.mediaType };
+      }
+      if (!reader) throw notReady();
+      return { bytes: await reader.read(file, page.fileName, signal ? { signal } : {}), mediaType: page.mediaType };
     } catch (e) {
       const code = (e as { code?: unknown }).code;
       if (code === 'ERR_1018' || code === 'ENOENT') throw notFound('File not found, it may have moved');
+      // An entry over the limits (a header that lied at analysis) or that no longer inflates: said, not a 500
+      // without a reason.
+      if (e instanceof MediaLimitError) throw tooLarge(`Page cannot be served: ${e.comment}`);
+      if (e instanceof MediaError) throw new QuireError(500, `Page cannot be read: ${e.code} [${e.message}]`);
       throw e;
     }
   }
 
-  private async converted(content: Content, to: 'jpeg' | 'png' | undefined): Promise<Content> {
+  private async converted(content: Content, to: 'jpeg' | 'png' | undefined, signal?: AbortSignal): Promise<Content> {
     if (!to) return content;
     try {
-      const c = await convertImage(content.bytes, to, content.mediaType);
+      const c = await convertImage(content.bytes, to, content.mediaType, signal);
       return c ? { bytes: c.bytes, mediaType: c.mediaType } : content;
     } catch (e) {
+      if (e instanceof ImageTooLargeError) throw tooLarge(e.message);
       if (e instanceof UnsupportedImageError) throw notFound('Cannot convert the page image');
       throw e;
     }

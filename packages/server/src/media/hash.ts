@@ -52,12 +52,19 @@ export function hashBytes(data: Uint8Array): string {
 }
 
 /**
- * Page hash (engine.md §5.3): XXH3-128 of the page bytes. Komga first re-encodes JPEG pages with Java
- * ImageIO (to drop EXIF), which cannot be reproduced outside the JVM; Quire hashes the raw entry bytes
- * of every page type, so JPEG page hashes never match hashes stored by Komga (recompute them all).
+ * Page hash (engine.md §5.3): XXH3-128 of the page bytes, hashed as they stream (never more than a chunk in
+ * memory). Komga first re-encodes JPEG pages with Java ImageIO (to drop EXIF), which cannot be reproduced
+ * outside the JVM; Quire hashes the raw entry bytes of every page type, so JPEG page hashes never match hashes
+ * stored by Komga (recompute them all).
  */
-export function hashPage(pageBytes: Uint8Array): string {
-  return hashBytes(pageBytes);
+export async function hashPage(page: AsyncIterable<Uint8Array>): Promise<string> {
+  const fileHasher = idle.pop() ?? (await newFileHasher());
+  const { hasher } = fileHasher;
+  hasher.init();
+  for await (const chunk of page) hasher.update(chunk);
+  const digest = hasher.digest('hex');
+  idle.push(fileHasher);
+  return digest;
 }
 
 /**

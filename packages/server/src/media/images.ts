@@ -1,5 +1,8 @@
 import { imageSize } from 'image-size';
 import type { Sharp } from 'sharp';
+import { checkImagePixels, decodeSlots, ImageTooLargeError, mediaLimits } from './limits.js';
+
+export { ImageTooLargeError };
 
 /** Book poster sizes (server setting `thumbnailSize`, api.md §1.9). */
 export const THUMBNAIL_SIZES = { DEFAULT: 300, MEDIUM: 600, LARGE: 900, XLARGE: 1200 } as const;
@@ -66,9 +69,33 @@ async function encode(pipeline: Sharp, format: OutputFormat, quality: number): P
 let sharpModule: Promise<typeof import('sharp')> | undefined;
 const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
 
+/**
+ * A decoder for `input`, once its header says it fits the pixel limit (sharp's metadata() reads the header only):
+ * a small file declaring 30000×30000 pixels is refused before libvips allocates anything for it, and
+ * `limitInputPixels` stops any format whose header sharp could not size up front.
+ */
 async function open(input: Uint8Array): Promise<Sharp> {
+  const sharp = await loadSharp();
+  let meta: { width?: number | undefined; height?: number | undefined };
+  try {
+    // the header's own size, unchecked (with the limit, sharp would refuse it without saying how large)
+    meta = await sharp(input, { failOn: 'none', limitInputPixels: false }).metadata();
+  } catch (e) {
+    throw new UnsupportedImageError(`Cannot convert image: ${(e as Error).message}`);
+  }
+  if (meta.width && meta.height) checkImagePixels(meta.width, meta.height);
+  const limitInputPixels = mediaLimits().maxImagePixels;
   // first frame of animations; EXIF orientation applied (Thumbnailator does the same)
-  return (await loadSharp())(input, { failOn: 'none', animated: false, limitInputPixels: 1 << 28 }).rotate();
+  return sharp(input, { failOn: 'none', animated: false, limitInputPixels }).rotate();
+}
+
+/**
+ * Runs one decode/encode in a decode slot (media/limits.ts): a few at a time per process, each bounded by the
+ * pixel limit, so that concurrent requests queue instead of multiplying the memory. `signal` gives up the wait
+ * (and the work) when the bytes are no longer wanted.
+ */
+function decoding<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return decodeSlots.run(fn, signal);
 }
 
 /**
@@ -78,11 +105,13 @@ async function open(input: Uint8Array): Promise<Sharp> {
  */
 export async function makeThumbnail(
   input: Uint8Array,
-  opts: { maxEdge?: number; format?: 'jpeg' | 'webp'; quality?: number } = {},
+  opts: { maxEdge?: number; format?: 'jpeg' | 'webp'; quality?: number; signal?: AbortSignal } = {},
 ): Promise<EncodedImage> {
   const maxEdge = opts.maxEdge ?? THUMBNAIL_SIZES.DEFAULT;
   const format = opts.format ?? 'jpeg';
-  if (format === 'jpeg') {
+  // Only a file about as small as such a thumbnail is kept as it is: a JPEG header of 300×400 px may be
+  // followed by a gigabyte (issue 11: a 1 MB ZIP gave a 1 GiB poster); re-encoding keeps only the picture.
+  if (format === 'jpeg' && input.length <= maxEdge * maxEdge) {
     try {
       const meta = imageSize(input);
       if (
@@ -98,13 +127,15 @@ export async function makeThumbnail(
       // not recognised by image-size: let sharp try
     }
   }
-  const pipeline = (await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true });
-  return encode(pipeline, format, opts.quality ?? 85);
+  return decoding(async () => {
+    const pipeline = (await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true });
+    return encode(pipeline, format, opts.quality ?? 85);
+  }, opts.signal);
 }
 
 /** Page thumbnail: longest edge 300 px, always JPEG. */
-export function pageThumbnail(input: Uint8Array): Promise<EncodedImage> {
-  return makeThumbnail(input, { maxEdge: PAGE_THUMBNAIL_EDGE, format: 'jpeg' });
+export function pageThumbnail(input: Uint8Array, signal?: AbortSignal): Promise<EncodedImage> {
+  return makeThumbnail(input, { maxEdge: PAGE_THUMBNAIL_EDGE, format: 'jpeg', ...(signal ? { signal } : {}) });
 }
 
 /**
@@ -115,21 +146,28 @@ export async function convertImage(
   input: Uint8Array,
   to: 'jpeg' | 'png',
   sourceMediaType?: string | null,
+  signal?: AbortSignal,
 ): Promise<EncodedImage | null> {
   if (sharpFormat(sourceMediaType) === to) return null;
-  return encode(await open(input), to, 90);
+  return decoding(async () => encode(await open(input), to, 90), signal);
 }
 
 /** Any resize request: re-encoded as JPEG, never upscaled. */
 export async function resizeToJpeg(input: Uint8Array, maxEdge: number): Promise<EncodedImage> {
-  return encode((await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true }), 'jpeg', 85);
+  return decoding(async () =>
+    encode((await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true }), 'jpeg', 85),
+  );
 }
 
-/** Encodes raw pixels (e.g. a rendered PDF page) as JPEG. */
+/** Encodes raw pixels (e.g. a rendered PDF page) as JPEG; held to the pixel limit like any decode. */
 export async function encodeRawToJpeg(
   data: Uint8Array,
   raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
   quality = 90,
 ): Promise<EncodedImage> {
-  return encode((await loadSharp())(data, { raw, limitInputPixels: false }), 'jpeg', quality);
+  checkImagePixels(raw.width, raw.height);
+  const sharp = await loadSharp();
+  return decoding(async () =>
+    encode(sharp(data, { raw, limitInputPixels: mediaLimits().maxImagePixels }), 'jpeg', quality),
+  );
 }

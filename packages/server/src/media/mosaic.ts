@@ -1,4 +1,5 @@
 import type { EncodedImage } from './images.js';
+import { checkImagePixels, decodeSlots, mediaLimits } from './limits.js';
 
 /** Same lazy load as images.ts: libvips is only paid for once an image is actually made. */
 let sharpModule: Promise<typeof import('sharp')> | undefined;
@@ -15,34 +16,35 @@ export async function composeMosaic(
   canvas: { width: number; height: number },
 ): Promise<EncodedImage> {
   const sharp = await loadSharp();
-  const qw = Math.floor(canvas.width / 2);
-  const qh = Math.floor(canvas.height / 2);
-  const fitted: Buffer[] = [];
-  for (const tile of tiles) {
-    if (fitted.length === 4) break;
-    try {
-      fitted.push(
-        await sharp(tile, { failOn: 'none', animated: false, limitInputPixels: 1 << 28 })
-          .rotate()
-          .resize(qw, qh, { fit: 'inside' })
-          .png()
-          .toBuffer(),
-      );
-    } catch {
-      // an unreadable poster leaves its place to the next one
+  return decodeSlots.run(async () => {
+    const qw = Math.floor(canvas.width / 2);
+    const qh = Math.floor(canvas.height / 2);
+    const fitted: Buffer[] = [];
+    for (const tile of tiles) {
+      if (fitted.length === 4) break;
+      try {
+        const limitInputPixels = mediaLimits().maxImagePixels;
+        // header only, unchecked: an oversized tile is skipped undecoded
+        const { width, height } = await sharp(tile, { failOn: 'none', limitInputPixels: false }).metadata();
+        if (width && height) checkImagePixels(width, height);
+        const image = sharp(tile, { failOn: 'none', animated: false, limitInputPixels });
+        fitted.push(await image.rotate().resize(qw, qh, { fit: 'inside' }).png().toBuffer());
+      } catch {
+        // an unreadable poster leaves its place to the next one
+      }
     }
-  }
-  const corners = [
-    { left: 0, top: 0 },
-    { left: qw, top: 0 },
-    { left: 0, top: qh },
-    { left: qw, top: qh },
-  ];
-  const bytes = await sharp({
-    create: { width: canvas.width, height: canvas.height, channels: 3, background: { r: 0, g: 0, b: 0 } },
-  })
-    .composite(fitted.map((input, i) => ({ input, ...corners[i]! })))
-    .jpeg({ quality: 85 })
-    .toBuffer();
-  return { bytes, mediaType: 'image/jpeg', width: canvas.width, height: canvas.height };
+    const corners = [
+      { left: 0, top: 0 },
+      { left: qw, top: 0 },
+      { left: 0, top: qh },
+      { left: qw, top: qh },
+    ];
+    const bytes = await sharp({
+      create: { width: canvas.width, height: canvas.height, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .composite(fitted.map((input, i) => ({ input, ...corners[i]! })))
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    return { bytes, mediaType: 'image/jpeg', width: canvas.width, height: canvas.height };
+  });
 }

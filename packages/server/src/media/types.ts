@@ -21,8 +21,11 @@ export interface ContainerReader {
   /** The media types (as detected from the file's magic bytes) this reader handles. */
   readonly mediaTypes: readonly string[];
   entries(file: string, opts: { dimensions: boolean }): Promise<ContainerEntry[]>;
-  /** The bytes of one entry. */
-  read(file: string, entryName: string): Promise<Buffer>;
+  /**
+   * The bytes of one entry, never more than the entry limit (media/limits.ts) whatever its header says;
+   * `signal` stops the inflating when the bytes are no longer wanted (the client went away).
+   */
+  read(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Buffer>;
 }
 
 /**

@@ -144,7 +144,7 @@ export function seriesUpdate(dto: SeriesMetadataUpdateDto): {
     'alternateTitlesLock',
   ] as const);
 
-  if (present(dto.status)) changes.status = dto.status.toUpperCase();
+  if (present(dto.status)) changes.status = dto.status;
   for (const name of ['title', 'titleSort'] as const) {
     const value = dto[name];
     if (!present(value)) continue;
@@ -152,7 +152,7 @@ export function seriesUpdate(dto: SeriesMetadataUpdateDto): {
     else violations.push({ fieldName: name, message: NULL_OR_NOT_BLANK });
   }
   if (present(dto.summary)) changes.summary = dto.summary.trim();
-  if (dto.readingDirection !== undefined) changes.readingDirection = dto.readingDirection?.toUpperCase() ?? null;
+  if (dto.readingDirection !== undefined) changes.readingDirection = dto.readingDirection;
   if (present(dto.publisher)) changes.publisher = dto.publisher.trim();
   if (dto.ageRating !== undefined) {
     if (dto.ageRating !== null && dto.ageRating < 0)

@@ -9,6 +9,7 @@ import type { SeriesRepository } from '../db/repositories/series.js';
 import type { Library } from '../domain/library.js';
 import { notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
+import { checkMarkupBytes } from '../media/limits.js';
 import { readerFor } from '../media/archives/index.js';
 import { MediaTypes } from '../media/detect.js';
 import { withEpub } from '../media/epub/package.js';
@@ -297,7 +298,9 @@ export class MetadataRefresh {
         const entry = await this.comicInfoEntry(book.id);
         const reader = media.mediaType ? readerFor(media.mediaType) : undefined;
         if (entry && reader) {
-          const xml = decodeText(await reader.read(file, entry));
+          const bytes = await reader.read(file, entry);
+          checkMarkupBytes(entry, bytes.length);
+          const xml = decodeText(bytes);
           source.comicInfo = parseComicInfo(xml, { appendVolume: library.importComicInfoSeriesAppendVolume });
           if (!source.comicInfo) this.d.logger.info({ bookId: book.id, entry }, 'Not a ComicInfo document');
         }

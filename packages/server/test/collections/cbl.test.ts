@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toCblBook, writeCbl } from '../../src/collections/cbl.js';
+import type { ExportedBook } from '../../src/db/repositories/readlists.js';
 import { fixture } from '../support/fixtures.js';
 
-const book = (over: Partial<Parameters<typeof toCblBook>[0]> = {}) => ({
+const book = (over: Partial<ExportedBook> = {}): ExportedBook => ({
   id: 'b',
   name: 'b',
+  libraryId: 'l',
   url: 'file:///b.cbz',
   seriesTitle: 'Fables',
   number: '1',

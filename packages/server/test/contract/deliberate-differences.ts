@@ -13,8 +13,6 @@ const CURRENT_PASSWORD =
 const linkUrl =
   'Komga refuses a link without url too (its DTO validates it as @NotBlank @URL), though its document marks it optional';
 
-/** Komga's document gives its images and pages as a `default` answer; ours gives the 200 the server sends. */
-const imageAnswer = { 'response 200: extra': "Komga's document calls the 200 with the image its default answer" };
 const uploadRequired = {
   'body: required true':
     "Komga refuses an upload without its file part too (400 Required part 'file'); its document does not mark the body required",
@@ -45,6 +43,19 @@ const nestedLinks = Object.fromEntries(
 const pageNumbering = {
   'parameter query zero_based: extra':
     'Quire counts pages from 0 with zero_based on the raw page and the page thumbnail too, as on the page',
+};
+/** The deprecated `/api/v1` referential lists: Komga takes one id in these filters, Quire a list. */
+const idList = (...names: string[]) =>
+  Object.fromEntries(
+    names.map((name) => [
+      `parameter query ${name}: type "array" ≠ "string"`,
+      'Quire reads every id filter as a list (repeated, comma-separated or `[]`), as on /api/v2; one id filters as in Komga',
+    ]),
+  );
+
+/** Poster uploads: the multipart form's `file` part is required by both servers; @fastify/swagger says so. */
+const uploadBody = {
+  'body: required true': 'Komga answers 400 without the `file` part too; its document just leaves the form optional',
 };
 
 export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
@@ -77,14 +88,13 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
       'Mihon sends deleted=false meaning live books only, as on every other list; Komga ignores it and lists deleted books',
   },
   getBookPageByNumber: {
-    ...imageAnswer,
     'parameter header accept: type "string" ≠ "array"':
       "An Accept header is one text on the wire; Komga's document gives Spring's parsed list of media types",
     'parameter query convert: enum [] ≠ [jpeg, png]':
       "Read in any letter case and ignored when empty (api.md §1.9); any other value is refused with Komga's message",
   },
   getBookPageRawByNumber: pageNumbering,
-  getBookPageThumbnailByNumber: { ...imageAnswer, ...pageNumbering },
+  getBookPageThumbnailByNumber: pageNumbering,
   getBookWebPubManifest: nestedLinks,
   getBookWebPubManifestDivina: nestedLinks,
   getBookWebPubManifestEpub: nestedLinks,
@@ -93,13 +103,25 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
     'response 200.positions[].locations.fragments: optional (required in Komga)':
       "The locator type is the web reader's too, whose own locators may lack fragments; the answer always carries it",
   },
-  getBookThumbnail: imageAnswer,
-  getBookThumbnailById: imageAnswer,
-  getSeriesThumbnail: imageAnswer,
-  getSeriesThumbnailById: imageAnswer,
   addUserUploadedBookThumbnail: uploadRequired,
   addUserUploadedSeriesThumbnail: uploadRequired,
   updateBookMetadata: { 'body.links[].url: required (optional in Komga)': linkUrl },
   updateBookMetadataByBatch: { 'body{}.links[].url: required (optional in Komga)': linkUrl },
   updateSeriesMetadata: { 'body.links[].url: required (optional in Komga)': linkUrl },
+  addUserUploadedCollectionThumbnail: uploadBody,
+  addUserUploadedReadListThumbnail: uploadBody,
+  getReadLists: {
+    'parameter query sort: extra':
+      "Komga sorts read lists by Spring's `sort` (name, createdDate, lastModifiedDate), which its document hides",
+  },
+  getAuthorsDeprecated: idList('library_id', 'collection_id', 'series_id'),
+  getBookTags: idList('series_id', 'readlist_id'),
+  getSeriesTags: idList('library_id', 'collection_id'),
+  getAgeRatings_1: idList('collection_id'),
+  getGenres_1: idList('collection_id'),
+  getLanguages_1: idList('collection_id'),
+  getPublishers_1: idList('collection_id'),
+  getSeriesReleaseDates: idList('collection_id'),
+  getSharingLabels_1: idList('collection_id'),
+  getTags_1: idList('collection_id'),
 };

@@ -96,9 +96,19 @@ function diffBody(ours: OpenApiDocument, theirs: OpenApiDocument, a: Json, b: Js
   return out;
 }
 
+/**
+ * The success answers of an operation. springdoc names the answer of a Komga handler that declares none (its
+ * images) `default`: that is its 200.
+ */
+function successResponses(op: Json): [string, Json][] {
+  const responses = Object.entries((op.responses as Record<string, Json> | undefined) ?? {});
+  const success = responses.filter(([code]) => /^2/.test(code));
+  const fallback = responses.find(([code]) => code === 'default');
+  return success.length === 0 && fallback ? [['200', fallback[1]]] : success;
+}
+
 function diffResponses(ours: OpenApiDocument, theirs: OpenApiDocument, a: Json, b: Json): string[] {
-  const success = (op: Json) =>
-    Object.entries((op.responses as Record<string, Json> | undefined) ?? {}).filter(([code]) => /^2/.test(code));
+  const success = successResponses;
   const mine = new Map(success(a));
   const out: string[] = [];
   for (const [code, r] of success(b)) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKeyDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
 
@@ -19,14 +20,14 @@ describe('/api/v2/users/me/api-keys', () => {
   it('creates a key shown once in plain, 32 lowercase hex characters', async () => {
     const res = await create('  Tablet  ');
     expect(res.status).toBe(200);
-    const key = await res.json();
+    const key = (await res.json()) as ApiKeyDto;
     expectSchema('ApiKeyDto', key);
     expect(key.key).toMatch(/^[0-9a-f]{32}$/);
     expect(key.comment).toBe('Tablet');
     expect(key.createdDate).toMatch(ZONED);
     expect(key.lastModifiedDate).toBe(key.createdDate);
 
-    const list = await (await s.fetch('/api/v2/users/me/api-keys', { headers: auth })).json();
+    const list = (await (await s.fetch('/api/v2/users/me/api-keys', { headers: auth })).json()) as ApiKeyDto[];
     expect(list).toHaveLength(1);
     expectSchema('ApiKeyDto', list[0]);
     expect(list[0]).toMatchObject({ id: key.id, key: '******', comment: 'Tablet' });
@@ -59,18 +60,18 @@ describe('/api/v2/users/me/api-keys', () => {
     });
     const reader = { Authorization: basic('r@example.org', 'reader-secret') };
     expect((await create('Tablet', reader)).status).toBe(200);
-    const mine = await (await s.fetch('/api/v2/users/me/api-keys', { headers: reader })).json();
+    const mine = (await (await s.fetch('/api/v2/users/me/api-keys', { headers: reader })).json()) as ApiKeyDto[];
     expect(mine).toHaveLength(1);
 
     // Deleting someone else's key: 404, and the key keeps working.
-    const adminKeys = await (await s.fetch('/api/v2/users/me/api-keys', { headers: auth })).json();
-    const res = await s.fetch(`/api/v2/users/me/api-keys/${adminKeys[0].id}`, { method: 'DELETE', headers: reader });
+    const adminKeys = (await (await s.fetch('/api/v2/users/me/api-keys', { headers: auth })).json()) as ApiKeyDto[];
+    const res = await s.fetch(`/api/v2/users/me/api-keys/${adminKeys[0]!.id}`, { method: 'DELETE', headers: reader });
     expect(res.status).toBe(404);
     expect(await (await s.fetch('/api/v2/users/me/api-keys', { headers: auth })).json()).toHaveLength(1);
   });
 
   it('deletes a key, which then stops authenticating', async () => {
-    const key = await (await create('Phone')).json();
+    const key = (await (await create('Phone')).json()) as ApiKeyDto;
     expect((await s.fetch('/api/v2/users/me', { headers: { 'X-API-Key': key.key } })).status).toBe(200);
     const res = await s.fetch(`/api/v2/users/me/api-keys/${key.id}`, { method: 'DELETE', headers: auth });
     expect(res.status).toBe(204);
@@ -78,7 +79,7 @@ describe('/api/v2/users/me/api-keys', () => {
   });
 
   it('grants the owner’s roles, ADMIN included', async () => {
-    const key = await (await create('Script')).json();
+    const key = (await (await create('Script')).json()) as ApiKeyDto;
     const res = await s.fetch('/api/v2/users', { headers: { 'X-API-Key': key.key } });
     expect(res.status).toBe(200);
   });

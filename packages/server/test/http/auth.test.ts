@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKeyDto, PageAuthenticationActivityDto, UserDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
 
@@ -15,9 +16,9 @@ async function activity(s: TestServer, authorization: string) {
     headers: { Authorization: authorization },
   });
   expect(res.status).toBe(200);
-  const page = await res.json();
+  const page = (await res.json()) as PageAuthenticationActivityDto;
   expectSchema('PageAuthenticationActivityDto', page);
-  return page.content as { source?: string; success: boolean; email?: string; error?: string; apiKeyId?: string }[];
+  return page.content;
 }
 
 describe('authentication', () => {
@@ -67,7 +68,7 @@ describe('authentication', () => {
       const before = (await activity(s, admin.authorization)).length;
       const res = await s.fetch('/api/v2/users/me', { headers: { Authorization: admin.authorization } });
       expect(res.status).toBe(200);
-      const me = await res.json();
+      const me = (await res.json()) as UserDto;
       expectSchema('UserDto', me);
       expect(me.roles).toContain('USER');
       const cookie = cookiesOf(res)['KOMGA-SESSION'];
@@ -127,7 +128,7 @@ describe('authentication', () => {
       const res = await s.fetch('/api/v2/users/me', {
         headers: { Cookie: cookie, Authorization: basic('reader@example.org', 'reader-secret') },
       });
-      expect((await res.json()).email).toBe('reader@example.org');
+      expect(((await res.json()) as UserDto).email).toBe('reader@example.org');
     });
 
     it('forgets a session idle for more than 7 days', async () => {
@@ -156,7 +157,7 @@ describe('authentication', () => {
       await s.app.deps.db.deleteFrom('session').execute();
       const back = await s.fetch('/api/v2/users/me', { headers: { Cookie: `komga-remember-me=${valueOf(remember)}` } });
       expect(back.status).toBe(200);
-      expect((await back.json()).email).toBe(admin.email);
+      expect(((await back.json()) as UserDto).email).toBe(admin.email);
       expect(cookiesOf(back)['KOMGA-SESSION']).toBeDefined();
 
       const rows = await activity(s, admin.authorization);
@@ -195,7 +196,7 @@ describe('authentication', () => {
         headers: { Authorization: admin.authorization },
         json: { comment: 'auth test' },
       });
-      const key = await created.json();
+      const key = (await created.json()) as ApiKeyDto;
       for (let i = 0; i < 2; i++) {
         const res = await s.fetch('/api/v2/users/me', { headers: { 'X-API-Key': key.key } });
         expect(res.status).toBe(200);

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKeyDto, AuthenticationActivityDto, PageAuthenticationActivityDto, UserDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
 import { newId } from '../../src/domain/ids.js';
 
 const UTC_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
-type Row = {
-  userId?: string;
-  email?: string;
-  success: boolean;
-  error?: string;
-  ip?: string;
-  userAgent?: string;
-  source?: string;
-  dateTime: string;
-  apiKeyId?: string;
-};
+type Row = AuthenticationActivityDto;
 
 describe('authentication activity', () => {
   let s: TestServer;
@@ -26,7 +17,7 @@ describe('authentication activity', () => {
   const page = async (path: string, headers = auth) => {
     const res = await s.fetch(path, { headers });
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as PageAuthenticationActivityDto;
     expectSchema('PageAuthenticationActivityDto', body);
     for (const row of body.content) expectSchema('AuthenticationActivityDto', row);
     return body;
@@ -35,13 +26,13 @@ describe('authentication activity', () => {
   beforeAll(async () => {
     s = await startServer();
     auth = { Authorization: (await claim(s)).authorization };
-    adminId = (await (await s.fetch('/api/v2/users/me', { headers: auth })).json()).id;
+    adminId = ((await (await s.fetch('/api/v2/users/me', { headers: auth })).json()) as UserDto).id;
     const created = await s.fetch('/api/v2/users', {
       method: 'POST',
       headers: auth,
       json: { email: 'reader@example.org', password: 'reader-secret' },
     });
-    readerId = (await created.json()).id;
+    readerId = ((await created.json()) as UserDto).id;
     reader = { Authorization: basic('reader@example.org', 'reader-secret') };
     await s.fetch('/api/v2/users/me', { headers: { ...reader, 'User-Agent': 'TestAgent/1.0' } });
     await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('Reader@example.org', 'wrong') } });
@@ -93,7 +84,7 @@ describe('authentication activity', () => {
     expect(flags[0]).toBe(false);
 
     const desc = await page('/api/v2/users/authentication-activity?unpaged=true&sort=success,desc');
-    expect(desc.content[0].success).toBe(true);
+    expect(desc.content[0]!.success).toBe(true);
 
     const unknown = await page('/api/v2/users/authentication-activity?sort=bogus,asc');
     expect(unknown.content.length).toBeGreaterThan(0);
@@ -118,16 +109,16 @@ describe('authentication activity', () => {
       for (const headers of [reader, auth]) {
         const res = await s.fetch(`/api/v2/users/${readerId}/authentication-activity/latest`, { headers });
         expect(res.status).toBe(200);
-        const row = await res.json();
+        const row = (await res.json()) as AuthenticationActivityDto;
         expectSchema('AuthenticationActivityDto', row);
         expect(row.userId).toBe(readerId);
       }
     });
 
     it('filters by API key', async () => {
-      const key = await (
+      const key = (await (
         await s.fetch('/api/v2/users/me/api-keys', { method: 'POST', headers: auth, json: { comment: 'k' } })
-      ).json();
+      ).json()) as ApiKeyDto;
       const none = await s.fetch(`/api/v2/users/${adminId}/authentication-activity/latest?apikey_id=${key.id}`, {
         headers: auth,
       });
@@ -147,7 +138,7 @@ describe('authentication activity', () => {
         headers: auth,
         json: { email: 'quiet@example.org', password: 'reader-secret' },
       });
-      const { id } = await created.json();
+      const { id } = (await created.json()) as UserDto;
       const res = await s.fetch(`/api/v2/users/${id}/authentication-activity/latest`, { headers: auth });
       expect(res.status).toBe(404);
     });

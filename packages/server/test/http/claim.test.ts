@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClaimStatusDto, UserDto, ViolationsDto } from '@quire/api';
 import { basic, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
 
@@ -22,19 +23,19 @@ describe('/api/v1/claim', () => {
   it('refuses a malformed e-mail and a blank password with violations named like Komga', async () => {
     const res = await s.fetch('/api/v1/claim', { method: 'POST', headers: claimHeaders('not-an-email', '  ') });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as ViolationsDto;
     expectSchema('ValidationErrorResponse', body);
     expect(body.violations.map((v: { fieldName: string }) => v.fieldName).sort()).toEqual([
       'claimServer.email',
       'claimServer.password',
     ]);
-    expect((await (await s.fetch('/api/v1/claim')).json()).isClaimed).toBe(false);
+    expect(((await (await s.fetch('/api/v1/claim')).json()) as ClaimStatusDto).isClaimed).toBe(false);
   });
 
   it('refuses missing headers', async () => {
     const res = await s.fetch('/api/v1/claim', { method: 'POST' });
     expect(res.status).toBe(400);
-    expect((await res.json()).violations).toHaveLength(2);
+    expect(((await res.json()) as ViolationsDto).violations).toHaveLength(2);
   });
 
   it('creates the first user with every role and does not log the caller in', async () => {
@@ -44,7 +45,7 @@ describe('/api/v1/claim', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toBeNull();
-    const user = await res.json();
+    const user = (await res.json()) as UserDto;
     expectSchema('UserDto', user);
     expect(user.email).toBe('Admin@Example.org');
     expect([...user.roles].sort()).toEqual(

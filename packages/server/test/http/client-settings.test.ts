@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientSettingsDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
 
@@ -23,7 +24,7 @@ describe('/api/v1/client-settings', () => {
   const get = (path: string, authorization?: string) =>
     s
       .fetch(path, { headers: authorization ? { authorization } : {} })
-      .then(async (r) => ({ status: r.status, body: await r.json() }));
+      .then(async (r) => ({ status: r.status, body: (await r.json()) as ClientSettingsDto }));
 
   it('lets an admin save global settings; anonymous callers see only those allowed', async () => {
     const saved = await s.fetch('/api/v1/client-settings/global', {

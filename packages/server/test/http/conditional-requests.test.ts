@@ -82,7 +82,12 @@ describe('conditional requests on a hidden book', () => {
       expect(lastModified, path).toMatch(/GMT$/);
       expect(etag, path).toBeTruthy();
 
-      for (const conditional of [{ 'if-modified-since': lastModified }, { 'if-none-match': etag }, {}]) {
+      const conditionals: Record<string, string>[] = [
+        { 'if-modified-since': lastModified },
+        { 'if-none-match': etag },
+        {},
+      ];
+      for (const conditional of conditionals) {
         const res = await s.fetch(path, { headers: { authorization: users[who], ...conditional } });
         expect(res.status, `${path} ${JSON.stringify(conditional)}`).toBe(403);
         expect(res.headers.get('last-modified'), path).toBeNull();

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { LibraryDto } from '@quire/api';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ describe('cross-site requests', () => {
       json: { name: 'Comics', root },
     });
     expect(library.status).toBe(200);
-    libraryId = (await library.json()).id;
+    libraryId = ((await library.json()) as LibraryDto).id;
   });
   afterAll(async () => {
     await s.close();

@@ -113,11 +113,14 @@ describe('/api/v1/libraries', () => {
     expect(((await res.json()) as { message: string }).message).toBe(message);
   });
 
-  it.each([
+  // [what, root (read when the test runs: s and dir are set in beforeAll), expected message or 'data']
+  it.each<[string, () => string, string]>([
     ['the file system root', () => '/', 'The file system root cannot be a library root'],
-    ...['/proc', '/sys', '/dev', '/run', '/boot'].map(
-      (f) => [f, () => f, `${f} is a system folder: it cannot hold a library`] as const,
-    ),
+    ...['/proc', '/sys', '/dev', '/run', '/boot'].map((f): [string, () => string, string] => [
+      f,
+      () => f,
+      `${f} is a system folder: it cannot hold a library`,
+    ]),
     ['a folder in /proc', () => '/proc/self/fd', '/proc is a system folder: it cannot hold a library'],
     ['a folder in /dev', () => '/dev/shm', '/dev is a system folder: it cannot hold a library'],
     ['the data folder', () => s.dataDir, 'data'],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientSettingsDto } from '@quire/api';
 import { claim, startServer, type TestServer } from '../support/server.js';
 
 /**
@@ -86,7 +87,11 @@ describe('public endpoints with credentials the server does not know', () => {
   });
 
   it('still refuses wrong Basic credentials and API keys there, as Komga does', async () => {
-    for (const headers of [{ Authorization: 'Basic bm9ib2R5OnNlY3JldA==' }, { 'X-API-Key': 'made-up' }]) {
+    const wrong: Record<string, string>[] = [
+      { Authorization: 'Basic bm9ib2R5OnNlY3JldA==' },
+      { 'X-API-Key': 'made-up' },
+    ];
+    for (const headers of wrong) {
       expect((await s.fetch('/api/v1/client-settings/global/list', { headers })).status).toBe(401);
     }
   });
@@ -94,11 +99,13 @@ describe('public endpoints with credentials the server does not know', () => {
   it('still answers a known session as its user', async () => {
     const res = await s.fetch('/api/v2/users/me', { headers: { Authorization: admin.authorization } });
     const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
-    const health = await (await s.fetch('/actuator/health', { headers: { Cookie: cookie } })).json();
+    const health = (await (await s.fetch('/actuator/health', { headers: { Cookie: cookie } })).json()) as {
+      components?: unknown;
+    };
     expect(health.components).toBeDefined();
-    const settings = await (
+    const settings = (await (
       await s.fetch('/api/v1/client-settings/global/list', { headers: { Cookie: cookie } })
-    ).json();
+    ).json()) as ClientSettingsDto;
     expect(Object.keys(settings).sort()).toEqual(['webui.private', 'webui.public']);
   });
 });

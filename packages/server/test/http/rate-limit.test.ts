@@ -113,7 +113,8 @@ describe('throttling of failed logins (the server trusts the loopback proxy, so 
 
   it('slows an address trying many accounts, API keys included', async () => {
     for (let i = 0; i < FREE.address; i++) {
-      const headers = i % 2 ? { Authorization: basic(`nobody${i}@example.org`, 'x') } : { 'X-API-Key': `bad${i}` };
+      const headers: Record<string, string> =
+        i % 2 ? { Authorization: basic(`nobody${i}@example.org`, 'x') } : { 'X-API-Key': `bad${i}` };
       expect((await me('192.0.2.7', headers)).status).toBe(401);
     }
     const slowed = await me('192.0.2.7', { Authorization: admin.authorization });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViolationsDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 
 const DAY = 24 * 3600_000;
@@ -225,7 +226,7 @@ describe('changing one’s own password', () => {
     });
     const wrong = await change({ Cookie: here.session }, { password: 'second-secret', currentPassword: 'guess' });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).violations[0].fieldName).toBe('currentPassword');
+    expect(((await wrong.json()) as ViolationsDto).violations[0]!.fieldName).toBe('currentPassword');
     // The wrong guess is recorded like a failed login.
     const activity = await s.app.deps.db
       .selectFrom('authentication_activity')
@@ -325,7 +326,7 @@ describe('minimum password length', () => {
       json: { password: '1234567' },
     });
     expect(changed.status).toBe(400);
-    expect((await changed.json()).violations).toEqual([
+    expect(((await changed.json()) as ViolationsDto).violations).toEqual([
       { fieldName: 'password', message: 'must be at least 8 characters long' },
     ]);
   });
@@ -338,7 +339,7 @@ describe('minimum password length', () => {
         headers: { 'X-Komga-Email': 'admin@example.org', 'X-Komga-Password': 'eleven-char' },
       });
       expect(res.status).toBe(400);
-      expect((await res.json()).violations[0].message).toBe('must be at least 12 characters long');
+      expect(((await res.json()) as ViolationsDto).violations[0]!.message).toBe('must be at least 12 characters long');
     } finally {
       await strict.close();
     }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QuireEvent } from '@quire/api';
+import type { ErrorBodyDto, QuireEvent, ThumbnailBookDto, ThumbnailSeriesDto, UserDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
 import { fixture } from '../support/fixtures.js';
@@ -59,7 +59,7 @@ describe('book and series posters over HTTP', () => {
   beforeAll(async () => {
     s = await startServer();
     admin = await claim(s);
-    adminId = (await (await get('/api/v2/users/me')).json()).id;
+    adminId = ((await (await get('/api/v2/users/me')).json()) as UserDto).id;
     const db = s.app.deps.db;
     libraryId = await makeLibrary(db);
     seriesId = await makeSeries(db, libraryId);
@@ -106,7 +106,7 @@ describe('book and series posters over HTTP', () => {
       const bare = await makeBook(s.app.deps.db, seriesId, CBZ, { numberSort: 99, status: 'UNKNOWN' });
       const res = await get(`/api/v1/books/${bare}/thumbnail`);
       expect(res.status).toBe(404);
-      expect((await res.json()).status).toBe(404);
+      expect(((await res.json()) as ErrorBodyDto).status).toBe(404);
     });
 
     it('refuses users without the library and users restricted from the content with 403', async () => {
@@ -128,7 +128,7 @@ describe('book and series posters over HTTP', () => {
     it('lists ThumbnailBookDto', async () => {
       const res = await get(`/api/v1/books/${bookId}/thumbnails`, reader);
       expect(res.status).toBe(200);
-      const list = await res.json();
+      const list = (await res.json()) as ThumbnailBookDto[];
       expect(list).toHaveLength(1);
       for (const t of list) expectSchema('ThumbnailBookDto', t);
       expect(list[0]).toMatchObject({
@@ -138,11 +138,11 @@ describe('book and series posters over HTTP', () => {
         mediaType: 'image/jpeg',
         height: 300,
       });
-      const one = await get(`/api/v1/books/${bookId}/thumbnails/${list[0].id}`, reader);
+      const one = await get(`/api/v1/books/${bookId}/thumbnails/${list[0]!.id}`, reader);
       expect(one.headers.get('content-type')).toBe('image/jpeg');
       expect(one.headers.get('etag')).toBeTruthy();
-      expect((await one.arrayBuffer()).byteLength).toBe(list[0].fileSize);
-      expect((await get(`/api/v1/books/${book2Id}/thumbnails/${list[0].id}`)).status).toBe(404);
+      expect((await one.arrayBuffer()).byteLength).toBe(list[0]!.fileSize);
+      expect((await get(`/api/v1/books/${book2Id}/thumbnails/${list[0]!.id}`)).status).toBe(404);
     });
   });
 
@@ -153,7 +153,7 @@ describe('book and series posters over HTTP', () => {
       try {
         const res = await upload(`/api/v1/books/${book2Id}/thumbnails`, await solid(500, 700, [255, 0, 0]));
         expect(res.status).toBe(200);
-        const red = await res.json();
+        const red = (await res.json()) as ThumbnailBookDto;
         expectSchema('ThumbnailBookDto', red);
         expect(red).toMatchObject({ bookId: book2Id, type: 'USER_UPLOADED', selected: true, width: 500, height: 700 });
         expect(events).toContainEqual({
@@ -168,17 +168,17 @@ describe('book and series posters over HTTP', () => {
         const blueRes = await upload(`/api/v1/books/${book2Id}/thumbnails`, await solid(50, 50, [0, 0, 255]), {
           selected: 'false',
         });
-        const blue = await blueRes.json();
+        const blue = (await blueRes.json()) as ThumbnailBookDto;
         expect(blue.selected).toBe(false);
 
-        const list = await (await get(`/api/v1/books/${book2Id}/thumbnails`)).json();
-        const generated = list.find((t: { type: string }) => t.type === 'GENERATED');
+        const list = (await (await get(`/api/v1/books/${book2Id}/thumbnails`)).json()) as ThumbnailBookDto[];
+        const generated = list.find((t) => t.type === 'GENERATED')!;
         const sel = await s.fetch(`/api/v1/books/${book2Id}/thumbnails/${generated.id}/selected`, {
           method: 'PUT',
           headers: { Authorization: admin.authorization },
         });
         expect(sel.status).toBe(202);
-        const now = await (await get(`/api/v1/books/${book2Id}/thumbnails`)).json();
+        const now = (await (await get(`/api/v1/books/${book2Id}/thumbnails`)).json()) as ThumbnailBookDto[];
         expect(now.filter((t: { selected: boolean }) => t.selected).map((t: { id: string }) => t.id)).toEqual([
           generated.id,
         ]);
@@ -192,7 +192,7 @@ describe('book and series posters over HTTP', () => {
           headers: { Authorization: admin.authorization },
         });
         expect(refused.status).toBe(400);
-        expect((await refused.json()).message).toBe('Only uploaded thumbnails can be deleted');
+        expect(((await refused.json()) as ErrorBodyDto).message).toBe('Only uploaded thumbnails can be deleted');
         await s.fetch(`/api/v1/books/${book2Id}/thumbnails/${red.id}/selected`, {
           method: 'PUT',
           headers: { Authorization: admin.authorization },
@@ -206,7 +206,7 @@ describe('book and series posters over HTTP', () => {
           type: 'ThumbnailBookDeleted',
           data: { bookId: book2Id, seriesId, selected: true },
         });
-        const after = await (await get(`/api/v1/books/${book2Id}/thumbnails`)).json();
+        const after = (await (await get(`/api/v1/books/${book2Id}/thumbnails`)).json()) as ThumbnailBookDto[];
         expect(after.map((t: { id: string; selected: boolean }) => [t.id, t.selected])).toEqual([
           [generated.id, false],
           [blue.id, true],
@@ -219,13 +219,13 @@ describe('book and series posters over HTTP', () => {
     it('refuses non-admins with 403', async () => {
       const res = await upload(`/api/v1/books/${bookId}/thumbnails`, await solid(10, 10, [0, 0, 0]), { user: reader });
       expect(res.status).toBe(403);
-      const list = await (await get(`/api/v1/books/${bookId}/thumbnails`)).json();
-      const sel = await s.fetch(`/api/v1/books/${bookId}/thumbnails/${list[0].id}/selected`, {
+      const list = (await (await get(`/api/v1/books/${bookId}/thumbnails`)).json()) as ThumbnailBookDto[];
+      const sel = await s.fetch(`/api/v1/books/${bookId}/thumbnails/${list[0]!.id}/selected`, {
         method: 'PUT',
         headers: { Authorization: basic(reader.email, reader.password) },
       });
       expect(sel.status).toBe(403);
-      const del = await s.fetch(`/api/v1/books/${bookId}/thumbnails/${list[0].id}`, {
+      const del = await s.fetch(`/api/v1/books/${bookId}/thumbnails/${list[0]!.id}`, {
         method: 'DELETE',
         headers: { Authorization: basic(reader.email, reader.password) },
       });
@@ -242,10 +242,10 @@ describe('book and series posters over HTTP', () => {
         type: 'text/plain',
       });
       expect(notImage.status).toBe(415);
-      expect((await notImage.json()).status).toBe(415);
+      expect(((await notImage.json()) as ErrorBodyDto).status).toBe(415);
       const tooBig = await upload(`/api/v1/books/${bookId}/thumbnails`, Buffer.alloc(10 * 1024 * 1024 + 1, 1));
       expect(tooBig.status).toBe(400);
-      expect((await tooBig.json()).message).toMatch(/Maximum upload size exceeded/);
+      expect(((await tooBig.json()) as ErrorBodyDto).message).toMatch(/Maximum upload size exceeded/);
       const noFile = await s.fetch(`/api/v1/books/${bookId}/thumbnails`, {
         method: 'POST',
         headers: { Authorization: admin.authorization },
@@ -285,10 +285,10 @@ describe('book and series posters over HTTP', () => {
     it('upload, list (ThumbnailSeriesDto), and the selected series poster wins', async () => {
       const res = await upload(`/api/v1/series/${seriesId}/thumbnails?selected=true`, await solid(60, 90, [255, 0, 0]));
       expect(res.status).toBe(200);
-      const dto = await res.json();
+      const dto = (await res.json()) as ThumbnailSeriesDto;
       expectSchema('ThumbnailSeriesDto', dto);
       expect(dto).toMatchObject({ seriesId, type: 'USER_UPLOADED', selected: true });
-      const list = await (await get(`/api/v1/series/${seriesId}/thumbnails`, reader)).json();
+      const list = (await (await get(`/api/v1/series/${seriesId}/thumbnails`, reader)).json()) as ThumbnailSeriesDto[];
       for (const t of list) expectSchema('ThumbnailSeriesDto', t);
       expect(list.map((t: { id: string }) => t.id)).toEqual([dto.id]);
       const poster = new Uint8Array(await (await get(`/api/v1/series/${seriesId}/thumbnail`, reader)).arrayBuffer());

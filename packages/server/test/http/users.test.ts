@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QuireEvent } from '@quire/api';
+import type { ErrorBodyDto, QuireEvent, UserDto, ViolationsDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
 
 type Admin = Awaited<ReturnType<typeof claim>>;
 
-async function createUser(s: TestServer, admin: Admin, body: Record<string, unknown>) {
+/** Posts a new user; `T` is the body expected back (the user, or an error for a refused request). */
+async function createUser<T = UserDto>(s: TestServer, admin: Admin, body: Record<string, unknown>) {
   const res = await s.fetch('/api/v2/users', {
     method: 'POST',
     headers: { Authorization: admin.authorization },
     json: body,
   });
-  return { res, body: await res.json() };
+  return { res, body: (await res.json()) as T };
 }
 
 /** Opens a session for the user, uses it once as a browser would, and returns its cookie header. */
@@ -37,8 +38,8 @@ describe('/api/v2/users', () => {
   beforeAll(async () => {
     s = await startServer();
     admin = await claim(s);
-    adminId = (await (await s.fetch('/api/v2/users/me', { headers: { Authorization: admin.authorization } })).json())
-      .id;
+    const me = await s.fetch('/api/v2/users/me', { headers: { Authorization: admin.authorization } });
+    adminId = ((await me.json()) as UserDto).id;
   });
   afterAll(() => s.close());
 
@@ -82,14 +83,17 @@ describe('/api/v2/users', () => {
     });
 
     it('refuses an invalid e-mail with a violation', async () => {
-      const { res, body } = await createUser(s, admin, { email: 'nope', password: 'reader-secret' });
+      const { res, body } = await createUser<ViolationsDto>(s, admin, { email: 'nope', password: 'reader-secret' });
       expect(res.status).toBe(400);
       expectSchema('ValidationErrorResponse', body);
-      expect(body.violations[0].fieldName).toBe('email');
+      expect(body.violations[0]!.fieldName).toBe('email');
     });
 
     it('refuses an e-mail already taken, whatever its case', async () => {
-      const { res, body } = await createUser(s, admin, { email: 'READER1@example.org', password: 'reader-secret' });
+      const { res, body } = await createUser<ErrorBodyDto>(s, admin, {
+        email: 'READER1@example.org',
+        password: 'reader-secret',
+      });
       expect(res.status).toBe(400);
       expect(body.message).toBe('A user with this email already exists');
     });
@@ -104,7 +108,7 @@ describe('/api/v2/users', () => {
     it('lists every user for an admin', async () => {
       const res = await s.fetch('/api/v2/users', { headers: { Authorization: admin.authorization } });
       expect(res.status).toBe(200);
-      const users = await res.json();
+      const users = (await res.json()) as UserDto[];
       for (const u of users) expectSchema('UserDto', u);
       expect(users.map((u: { email: string }) => u.email)).toEqual(
         expect.arrayContaining([admin.email, 'reader1@example.org', 'reader2@example.org']),
@@ -151,9 +155,9 @@ describe('/api/v2/users', () => {
         headers: { Authorization: admin.authorization },
         json: { ageRestriction: null, labelsAllow: null },
       });
-      const after = await (
+      const after = (await (
         await s.fetch('/api/v2/users/me', { headers: { Authorization: basic('patched@example.org', 'reader-secret') } })
-      ).json();
+      ).json()) as UserDto;
       expect(after).not.toHaveProperty('ageRestriction');
       expect(after.labelsAllow).toEqual([]);
       expect(after.roles).toEqual(['FILE_DOWNLOAD', 'USER']);
@@ -180,7 +184,9 @@ describe('/api/v2/users', () => {
         json: { roles: [] },
       });
       expect(res.status).toBe(403);
-      const me = await (await s.fetch('/api/v2/users/me', { headers: { Authorization: admin.authorization } })).json();
+      const me = (await (
+        await s.fetch('/api/v2/users/me', { headers: { Authorization: admin.authorization } })
+      ).json()) as UserDto;
       expect(me.roles).toContain('ADMIN');
     });
 
@@ -332,7 +338,7 @@ describe('/api/v2/users', () => {
     it('still reads his own account', async () => {
       const res = await s.fetch('/api/v2/users/me', { headers: { Authorization: user.authorization } });
       expect(res.status).toBe(200);
-      expect((await res.json()).roles).not.toContain('ADMIN');
+      expect(((await res.json()) as UserDto).roles).not.toContain('ADMIN');
     });
   });
 });

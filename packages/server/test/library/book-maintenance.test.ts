@@ -49,7 +49,7 @@ describe('library maintenance options', () => {
   const idle = async () => {
     let quiet = 0;
     for (let i = 0; i < 600 && quiet < 3; i++) {
-      quiet = (await s.app.deps.tasks.counts()).count === 0 ? quiet + 1 : 0;
+      quiet = (await s.app.tasks.counts()).count === 0 ? quiet + 1 : 0;
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -141,7 +141,7 @@ describe('library maintenance options', () => {
         .where('id', '=', book.id)
         .execute();
     const repair = async () => {
-      await s.app.deps.tasks.submit([{ kind: 'RepairExtension', bookId: book.id, seriesId: '' }]);
+      await s.app.tasks.submit([{ kind: 'RepairExtension', bookId: book.id, seriesId: '' }]);
       await idle();
     };
     await rename(join(series, 'Plain.cbz'), file);

@@ -80,7 +80,7 @@ const deleted = async (kind: 'books' | 'series', id: string) =>
 /** Waits until the task queue is empty (the queued deletion ran). */
 const settled = () =>
   eventually(async () => {
-    expect((await s.app.deps.tasks.counts()).count).toBe(0);
+    expect((await s.app.tasks.counts()).count).toBe(0);
   });
 
 describe('DELETE /api/v1/books/{bookId}/file', () => {

@@ -36,7 +36,7 @@ async function harness() {
   const idle = async (timeoutMs = 30_000) => {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const { countByType } = await deps.tasks.counts();
+      const { countByType } = await s.app.tasks.counts();
       if (!countByType.ScanLibrary && !countByType.EmptyTrash) return;
       if (Date.now() > until) throw new Error('Timed out waiting for the scan');
       await new Promise((r) => setTimeout(r, 10));

@@ -89,7 +89,7 @@ describe('a scan of a 200,000-entry tree', () => {
     const turns = watchTurns();
 
     const health: number[] = [];
-    const scanning = async () => (await s.app.deps.tasks.counts()).countByType.ScanLibrary !== undefined;
+    const scanning = async () => (await s.app.tasks.counts()).countByType.ScanLibrary !== undefined;
     const started = Date.now();
     while ((await scanning()) && Date.now() - started < 240_000) {
       const t = performance.now();

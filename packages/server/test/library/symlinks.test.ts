@@ -48,7 +48,7 @@ async function settled(timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
   let quiet = 0;
   while (quiet < 3) {
-    quiet = (await s.app.deps.tasks.counts()).count === 0 ? quiet + 1 : 0;
+    quiet = (await s.app.tasks.counts()).count === 0 ? quiet + 1 : 0;
     if (Date.now() > until) throw new Error('Timed out waiting for the task queue');
     await new Promise((r) => setTimeout(r, 20));
   }

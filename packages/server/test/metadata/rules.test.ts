@@ -311,7 +311,7 @@ describe('edit bodies (api.md §4.1-4.2)', () => {
       links: [],
       alternateTitles: [],
     });
-    expect(seriesUpdate({ status: 'hiatus', readingDirection: 'webtoon', language: '' }).changes).toEqual({
+    expect(seriesUpdate({ status: 'HIATUS', readingDirection: 'WEBTOON', language: '' }).changes).toEqual({
       status: 'HIATUS',
       readingDirection: 'WEBTOON',
       language: '',

@@ -5,14 +5,7 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { zipBuffer as writeZipBuffer } from './zip-writer.mjs';
-
-export interface ZipEntry {
-  name: string;
-  data: Uint8Array;
-  /** Deflate instead of store (images are stored, as most CBZ tools do). */
-  deflate?: boolean;
-}
+import { zipBuffer as writeZipBuffer, type ZipEntry } from './zip-writer.mjs';
 
 /** A plain ZIP in one buffer (see zip-writer.mjs). */
 export function zipBuffer(entries: readonly ZipEntry[]): Buffer {

@@ -18,7 +18,7 @@ describe('DELETE /api/v1/tasks', () => {
   afterAll(() => s.close());
 
   it('cancels the queued tasks for an admin and answers their number as a bare JSON integer', async () => {
-    const tasks = s.app.deps.tasks;
+    const tasks = s.app.tasks;
     const repository = new TaskRepository(s.app.deps.db);
     // A task of series S "running" elsewhere keeps the live pool away from the others of S.
     await s.app.deps.db.transaction().execute(async (tx) => {

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { api, apiUrl, client, operationUrl } from './client';
-import type { BookDto, Page } from '@quire/api';
+import { client, operationUrl } from './client';
+import type { BookDto } from '@quire/api';
 import { bookKeys, fetchBookList } from './books';
 import { collectionKeys } from './collections';
 import { readListKeys } from './readlists';
@@ -53,7 +53,6 @@ export async function forEachId(ids: readonly string[], run: (id: string) => Pro
   }
 }
 
-const enc = encodeURIComponent;
 const book = (bookId: string) => ({ params: { bookId } });
 const series = (seriesId: string) => ({ params: { seriesId } });
 
@@ -161,7 +160,9 @@ export function useDeleteSeries() {
 /** Deletes a collection; its series stay. */
 export function useDeleteCollection() {
   return useItemsMutation(
-    (id: string) => api<void>(`/api/v1/collections/${enc(id)}`, { method: 'DELETE' }),
+    async (id: string) => {
+      await client.delete('/api/v1/collections/{id}', { params: { id } });
+    },
     () => [collectionKeys.all, seriesKeys.all],
     false,
   );
@@ -170,7 +171,9 @@ export function useDeleteCollection() {
 /** Deletes a read list; its books stay. */
 export function useDeleteReadList() {
   return useItemsMutation(
-    (id: string) => api<void>(`/api/v1/readlists/${enc(id)}`, { method: 'DELETE' }),
+    async (id: string) => {
+      await client.delete('/api/v1/readlists/{id}', { params: { id } });
+    },
     () => [readListKeys.all, bookKeys.all],
     false,
   );
@@ -195,7 +198,10 @@ export async function fetchSeriesBooks(seriesIds: readonly string[]): Promise<Bo
 
 /** Every book of a read list in list order (the CBL export needs them all, not the page on screen). */
 export async function fetchReadListBooks(readListId: string): Promise<BookDto[]> {
-  const page = await api<Page<BookDto>>(`/api/v1/readlists/${enc(readListId)}/books`, { query: { unpaged: true } });
+  const page = await client.get('/api/v1/readlists/{id}/books', {
+    params: { id: readListId },
+    query: { unpaged: true },
+  });
   return page.content;
 }
 
@@ -209,6 +215,6 @@ export const oneshotBookQuery = (seriesId: string) =>
 /** Download links (FILE_DOWNLOAD): the book's file, a series or read list as one ZIP. */
 export const bookFileUrl = (id: string) => operationUrl('/api/v1/books/{bookId}/file', book(id));
 export const seriesFileUrl = (id: string) => operationUrl('/api/v1/series/{seriesId}/file', series(id));
-export const readListFileUrl = (id: string) => apiUrl(`/api/v1/readlists/${enc(id)}/file`);
+export const readListFileUrl = (id: string) => operationUrl('/api/v1/readlists/{id}/file', { params: { id } });
 /** The read list as a ComicRack reading list (Quire's `/cbl` endpoint). */
-export const readListCblUrl = (id: string) => apiUrl(`/api/v1/readlists/${enc(id)}/cbl`);
+export const readListCblUrl = (id: string) => operationUrl('/api/v1/readlists/{id}/cbl', { params: { id } });

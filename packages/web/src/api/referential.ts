@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuthorDto, Page } from '@quire/api';
-import { api } from './client';
+import type { AuthorDto } from '@quire/api';
+import { client } from './client';
 
 /**
  * Referential values (api.md §3.6): the options of filter panels and edit dialogs, each limited to what the user can
@@ -57,21 +57,28 @@ const VALUE_PATHS = {
 } as const;
 export type ReferentialKind = keyof typeof VALUE_PATHS;
 
-const scopeQuery = (s: ReferentialScope) => ({ library_id: s.libraryIds, collection_id: s.collectionId });
+/** Id filters are lists on the server; one id is a list of one. */
+const ids = (id: string | undefined) => (id === undefined ? undefined : [id]);
+const listOf = (values: readonly string[] | undefined) => values && [...values];
+const scopeQuery = (s: ReferentialScope) => ({ library_id: listOf(s.libraryIds), collection_id: ids(s.collectionId) });
 
 export const referentialQueries = {
   values: (kind: ReferentialKind, scope: ReferentialScope = {}) =>
     queryOptions({
       queryKey: referentialKeys.values(kind, scope),
-      queryFn: () => api<string[]>(VALUE_PATHS[kind], { query: scopeQuery(scope) }),
+      queryFn: () => client.get(VALUE_PATHS[kind], { query: scopeQuery(scope) }),
       staleTime: 60_000,
     }),
   bookTags: (scope: BookTagScope = {}) =>
     queryOptions({
       queryKey: referentialKeys.bookTags(scope),
       queryFn: () =>
-        api<string[]>('/api/v1/tags/book', {
-          query: { series_id: scope.seriesId, readlist_id: scope.readListId, library_id: scope.libraryIds },
+        client.get('/api/v1/tags/book', {
+          query: {
+            series_id: ids(scope.seriesId),
+            readlist_id: ids(scope.readListId),
+            library_id: listOf(scope.libraryIds),
+          },
         }),
       staleTime: 60_000,
     }),
@@ -79,14 +86,14 @@ export const referentialQueries = {
     queryOptions({
       queryKey: referentialKeys.authors(search),
       queryFn: () =>
-        api<Page<AuthorDto>>('/api/v2/authors', {
+        client.get('/api/v2/authors', {
           query: {
             search: search.search || undefined,
             role: search.role,
-            library_id: search.libraryIds,
-            collection_id: search.collectionId,
-            series_id: search.seriesId,
-            readlist_id: search.readListId,
+            library_id: listOf(search.libraryIds),
+            collection_id: ids(search.collectionId),
+            series_id: ids(search.seriesId),
+            readlist_id: ids(search.readListId),
             size: search.size,
           },
         }),
@@ -96,14 +103,14 @@ export const referentialQueries = {
   authorNames: (search: string) =>
     queryOptions({
       queryKey: referentialKeys.authorNames(search),
-      queryFn: () => api<string[]>('/api/v1/authors/names', { query: { search } }),
+      queryFn: () => client.get('/api/v1/authors/names', { query: { search } }),
       placeholderData: keepPreviousData,
       staleTime: 60_000,
     }),
   authorRoles: () =>
     queryOptions({
       queryKey: referentialKeys.authorRoles(),
-      queryFn: () => api<string[]>('/api/v1/authors/roles'),
+      queryFn: () => client.get('/api/v1/authors/roles'),
       staleTime: 60_000,
     }),
 };

@@ -1,4 +1,4 @@
-import type { ApiKeyDto, AuthenticationActivityDto, AuthenticationActivityQuery, Page, UserDto } from '@quire/api';
+import type { ApiKeyDto, AuthenticationActivityDto, AuthenticationActivityQuery, UserDto } from '@quire/api';
 import type { AgeRestriction, Role } from '../../domain/user.js';
 import type { StoredApiKey } from '../../db/repositories/api-keys.js';
 import {
@@ -100,26 +100,5 @@ export function toActivityPageRequest(q: AuthenticationActivityQuery): {
   return {
     request: unpaged ? { sort } : { sort, offset: page * size, limit: size },
     page: { page, size, unpaged },
-  };
-}
-
-/** Spring's serialised PageImpl; `unpaged` still looks paged, as Komga's does. */
-export function toPage<T>(content: T[], total: number, req: PageRequest): Page<T> {
-  const sort = { empty: false, sorted: true, unsorted: false };
-  const number = req.unpaged ? 0 : req.page;
-  const size = req.unpaged ? Math.max(total, DEFAULT_SIZE) : req.size;
-  const totalPages = req.unpaged ? (total === 0 ? 0 : 1) : Math.ceil(total / size);
-  return {
-    content,
-    pageable: { pageNumber: number, pageSize: size, offset: number * size, paged: true, unpaged: false, sort },
-    totalElements: total,
-    totalPages,
-    last: number >= totalPages - 1,
-    first: number === 0,
-    size,
-    number,
-    numberOfElements: content.length,
-    empty: content.length === 0,
-    sort,
   };
 }

@@ -14,8 +14,7 @@ import { MEDIATYPE_DIVINA_JSON, MEDIATYPE_WEBPUB_JSON } from '../../media/epub/i
 import type { AppDeps } from '../deps.js';
 import { PUBLICATION_RESOURCE_POLICY } from '../plugins/security-headers.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
-import { toPage } from '../mappers/users.js';
-import { bookFilterCondition, bookPage, pageRequest } from '../listing.js';
+import { bookFilterCondition, bookPage, pageRequest, toPage } from '../listing.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
 /** The requested orders; with none, relevance when there is a full-text search (api.md §1.4). */
@@ -28,6 +27,18 @@ export function ordersOf(sort: string[] | undefined, fullText: string | null | u
 /** 403 unless the caller may see this library and content (api.md §2.10). */
 export function checkAccess(user: CurrentUser, target: { libraryId: string } & RestrictedContent): void {
   if (accessTo(user, target) !== 'ok') throw forbidden();
+}
+
+/**
+ * Aborts when the client goes away before its answer is sent: the page's inflating and decoding stop with it
+ * (issue 11: abandoned requests for a bomb kept growing the process).
+ */
+function untilClientLeaves(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client went away'));
+  });
+  return controller.signal;
 }
 
 /** `convert=jpeg|png` in any case; "" ignored; anything else 400 (api.md §1.9). */
@@ -267,21 +278,21 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
       const negotiate = req.query.contentNegotiation !== false;
       const pdf = negotiate && mediaProfileOf(book.media.mediaType) === 'PDF' && prefersPdf(req.headers.accept);
-      const content = await books.pages.page(book, n, { convert, pdf });
+      const content = await books.pages.page(book, n, { convert, pdf, signal: untilClientLeaves(reply) });
       return sendContent(reply, content.bytes, content.mediaType, pageFileName(book.name, n, content.mediaType));
     },
     getBookPageRawByNumber: async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
       if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
-      const content = await books.pages.raw(book, n);
+      const content = await books.pages.raw(book, n, { signal: untilClientLeaves(reply) });
       return sendContent(reply, content.bytes, content.mediaType, pageFileName(book.name, n, content.mediaType));
     },
     getBookPageThumbnailByNumber: async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
       if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
-      const content = await books.pages.thumbnail(book, n);
+      const content = await books.pages.thumbnail(book, n, { signal: untilClientLeaves(reply) });
       return reply.type(content.mediaType).send(content.bytes);
     },
 

@@ -1,27 +1,25 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CollectionSeriesQuery, MemberListParams, PageSeriesDto } from '@quire/api';
+import type { collectionSeriesOperations } from '@quire/api/operations';
 import { listContext } from '../../db/queries/conditions.js';
+import type { Browse } from '../../db/queries/browse.js';
 import { notFound } from '../../domain/errors.js';
-import type { AppDeps } from '../deps.js';
-import { pageRequest, seriesFilterCondition, seriesPage } from '../listing.js';
+import type { Handlers, OperationIdsOf } from '../operations.js';
+import { pageRequest, seriesFilterCondition, seriesPage, type SeriesViews } from '../listing.js';
+
+export interface CollectionSeriesRouteDeps extends SeriesViews {
+  browse: Pick<Browse, 'books' | 'series'>;
+}
 
 /**
  * The series of a collection (api.md §3.4): the deprecated series filters, in collection order when the collection
  * is ordered, else by sort title (any `sort` parameter is ignored). A collection the caller cannot see is a 404.
  */
-export const collectionSeriesRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+export function collectionSeriesHandlers(
+  deps: CollectionSeriesRouteDeps,
+): Handlers<OperationIdsOf<typeof collectionSeriesOperations>> {
   const { browse } = deps;
-
-  app.get(
-    '/api/v1/collections/:id/series',
-    {
-      schema: { params: MemberListParams, querystring: CollectionSeriesQuery, response: { 200: PageSeriesDto } },
-      onRequest: app.authenticate,
-    },
-    async (req) => {
-      const ctx = listContext(req.user!);
+  return {
+    getSeriesByCollectionId: async (req) => {
+      const ctx = listContext(req.user);
       const collection = await browse.books.canOpen(ctx, 'collection', req.params.id);
       if (!collection) throw notFound();
       const page = pageRequest(req.query);
@@ -35,5 +33,5 @@ export const collectionSeriesRoutes: FastifyPluginAsync<AppDeps> = async (instan
       );
       return seriesPage(deps, req, found, page);
     },
-  );
-};
+  };
+}

@@ -23,12 +23,12 @@ import { filesystemHandlers } from './filesystem.js';
 import { thumbnailHandlers } from './thumbnails.js';
 import { bookHandlers } from './books.js';
 import { seriesHandlers } from './series.js';
-import { collectionSeriesRoutes } from './collection-series.js';
-import { readListBookRoutes } from './readlist-books.js';
-import { collectionRoutes } from './collections.js';
-import { readListRoutes } from './readlists.js';
+import { collectionSeriesHandlers } from './collection-series.js';
+import { readListBookHandlers } from './readlist-books.js';
+import { collectionHandlers } from './collections.js';
+import { readListHandlers } from './readlists.js';
 import { readProgressHandlers } from './read-progress.js';
-import { referentialRoutes } from './referential.js';
+import { referentialHandlers } from './referential.js';
 import { fileDeletionHandlers } from './file-deletion.js';
 import { metadataHandlers } from './metadata.js';
 import { fontHandlers } from './fonts.js';
@@ -100,13 +100,13 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
         browse: deps.browse,
         files: deps.libraries.files,
       }),
+      ...collectionHandlers({ collections: deps.collections.collections }),
+      ...collectionSeriesHandlers({ browse: deps.browse, books: deps.books }),
+      ...readListHandlers({ readLists: deps.collections.readLists, files: deps.libraries.files }),
+      ...readListBookHandlers({ browse: deps.browse, books: deps.books }),
+      ...referentialHandlers({ referential: deps.referential }),
     });
   });
-  await app.register(collectionSeriesRoutes, deps);
-  await app.register(readListBookRoutes, deps);
-  await app.register(collectionRoutes, deps);
-  await app.register(readListRoutes, deps);
-  await app.register(referentialRoutes, deps);
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }

@@ -1,29 +1,38 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BookDto, MemberListParams, PageBookDto, ReadListBookParams, ReadListBooksQuery } from '@quire/api';
+import type { ReadListBookParams } from '@quire/api';
+import type { readListBookOperations } from '@quire/api/operations';
+import type { BookQueries } from '../../db/queries/books.js';
+import type { Browse } from '../../db/queries/browse.js';
 import { listContext } from '../../db/queries/conditions.js';
 import { notFound } from '../../domain/errors.js';
-import { isAdmin } from '../../domain/user.js';
-import type { AppDeps } from '../deps.js';
+import { isAdmin, type CurrentUser } from '../../domain/user.js';
+import type { Handlers, OperationIdsOf } from '../operations.js';
 import { bookFilterCondition, bookPage, pageRequest } from '../listing.js';
 import { toBookDto } from '../mappers/books.js';
+
+export interface ReadListBookRouteDeps {
+  browse: Pick<Browse, 'books'>;
+  books: { queries: Pick<BookQueries, 'findMany' | 'findById'> };
+}
 
 /**
  * The books of a read list and a book's neighbours in it (api.md §3.5): list order when the read list is ordered,
  * else release date. Hidden books are skipped; a read list the caller cannot see is a 404.
  */
-export const readListBookRoutes: FastifyPluginAsync<AppDeps> = async (instance, deps) => {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+export function readListBookHandlers(
+  deps: ReadListBookRouteDeps,
+): Handlers<OperationIdsOf<typeof readListBookOperations>> {
   const { browse, books } = deps;
-
-  app.get(
-    '/api/v1/readlists/:id/books',
-    {
-      schema: { params: MemberListParams, querystring: ReadListBooksQuery, response: { 200: PageBookDto } },
-      onRequest: app.authenticate,
-    },
-    async (req) => {
-      const ctx = listContext(req.user!);
+  const sibling = (next: boolean) => async (req: { user: CurrentUser; params: ReadListBookParams }) => {
+    const ctx = listContext(req.user);
+    if (!(await browse.books.canOpen(ctx, 'readlist', req.params.id))) throw notFound();
+    const id = await browse.books.siblingInReadList(ctx, req.params.id, req.params.bookId, next);
+    const view = id ? await books.queries.findById(id, req.user.id) : undefined;
+    if (!view) throw notFound();
+    return toBookDto(view, isAdmin(req.user));
+  };
+  return {
+    getBooksByReadListId: async (req) => {
+      const ctx = listContext(req.user);
       const readList = await browse.books.canOpen(ctx, 'readlist', req.params.id);
       if (!readList) throw notFound();
       const page = pageRequest(req.query);
@@ -34,23 +43,7 @@ export const readListBookRoutes: FastifyPluginAsync<AppDeps> = async (instance, 
       );
       return bookPage(deps, req, found, page);
     },
-  );
-
-  for (const [path, next] of [
-    ['/api/v1/readlists/:id/books/:bookId/next', true],
-    ['/api/v1/readlists/:id/books/:bookId/previous', false],
-  ] as const) {
-    app.get(
-      path,
-      { schema: { params: ReadListBookParams, response: { 200: BookDto } }, onRequest: app.authenticate },
-      async (req) => {
-        const ctx = listContext(req.user!);
-        if (!(await browse.books.canOpen(ctx, 'readlist', req.params.id))) throw notFound();
-        const id = await browse.books.siblingInReadList(ctx, req.params.id, req.params.bookId, next);
-        const view = id ? await books.queries.findById(id, req.user!.id) : undefined;
-        if (!view) throw notFound();
-        return toBookDto(view, isAdmin(req.user!));
-      },
-    );
-  }
-};
+    getBookSiblingNextInReadList: sibling(true),
+    getBookSiblingPreviousInReadList: sibling(false),
+  };
+}

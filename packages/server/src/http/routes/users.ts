@@ -3,13 +3,8 @@ import type { apiKeyOperations, currentUserOperations, userOperations } from '@q
 import type { Accounts } from '../../accounts/index.js';
 import { clientOf } from '../plugins/auth.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
-import {
-  toActivityPageRequest,
-  toApiKeyDto,
-  toAuthenticationActivityDto,
-  toPage,
-  toUserDto,
-} from '../mappers/users.js';
+import { toActivityPageRequest, toApiKeyDto, toAuthenticationActivityDto, toUserDto } from '../mappers/users.js';
+import { toPage } from '../listing.js';
 
 export interface UserRouteDeps {
   users: Pick<Accounts['users'], 'list' | 'create' | 'update' | 'delete' | 'changePassword'>;

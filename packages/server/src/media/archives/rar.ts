@@ -2,6 +2,7 @@ import { basename, resolve } from 'node:path';
 import type { Extractor, FileHeader } from 'node-unrar-js';
 import { MediaTypes } from '../detect.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isJunk, normalizeEntryName, sortEntries } from '../pages.js';
+import { BookBudget, checkDeclaredEntry, checkInflatedBytes, mediaLimits } from '../limits.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 
 /**
@@ -137,6 +138,9 @@ function checkHeaders(ex: Extractor, file: string): FileHeader[] {
   }
   const headers = [...list.fileHeaders];
   if (headers.some((h) => h.flags.encrypted)) throw new MediaError('ERR_1002', 'Encrypted RAR not supported');
+  // Before anything is decoded: analysis decodes every file once (solid archives need it).
+  const budget = new BookBudget();
+  for (const h of headers) budget.add(normalizeEntryName(h.name), h.unpSize, h.flags.directory ? null : h.packSize);
   return headers;
 }
 
@@ -186,15 +190,18 @@ export const rarReader: ContainerReader = {
     let data: HeadCollector | undefined;
     let rawName: string | undefined;
     const { ex, setCurrent } = await openExtractor(file, {
-      sinkFor: () => (data = new HeadCollector(Infinity)),
+      // Keeps no more than the entry limit whatever unrar writes; the rest is only counted.
+      sinkFor: () => (data = new HeadCollector(mediaLimits().maxEntryBytes + 1)),
     }).catch((e: unknown) => {
       throw toMediaError(e, file);
     });
     own(ex);
     try {
       const headers = checkHeaders(ex, file);
-      rawName = headers.find((h) => !h.flags.directory && normalizeEntryName(h.name) === entryName)?.name;
-      if (rawName === undefined) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+      const header = headers.find((h) => !h.flags.directory && normalizeEntryName(h.name) === entryName);
+      if (header === undefined) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+      checkDeclaredEntry(entryName, header.unpSize, header.packSize);
+      rawName = header.name;
       let extracted = false;
       const { files } = ex.extract({
         files: (h) => {
@@ -209,6 +216,9 @@ export const rarReader: ContainerReader = {
         }
       }
       if (!extracted) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+      // unrar writes what it decodes into memory synchronously: the declared size was checked above, and
+      // the bytes that came out are checked here (a header may lie; unrar then also fails its CRC check).
+      if (data) checkInflatedBytes(entryName, data.total);
       return data ? data.bytes() : Buffer.alloc(0);
     } catch (e) {
       throw toMediaError(e, file);

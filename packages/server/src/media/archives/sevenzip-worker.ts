@@ -143,7 +143,8 @@ function handle(req: SevenZipRequest): void {
         port.postMessage({ id: req.id, kind: 'done', rc: check.rc, stderr: check.stderr, found: false });
         return;
       }
-      const out = new ByteSink(req.max ?? 1024 * 1024, req.max);
+      // grows as 7-Zip writes: a small start, whatever the cap
+      const out = new ByteSink(Math.min(req.max ?? Infinity, 1024 * 1024), req.max);
       sink = (c) => out.push(c);
       const { rc, stderr } = run(['x', '-so', '-spd', '-sccUTF-8', NO_PASSWORD, '--', archive, req.entry]);
       const data = out.take();

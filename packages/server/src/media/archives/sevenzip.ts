@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { MediaTypes } from '../detect.js';
 import { HEAD_BYTES, describeEntry, isDirectoryName, isJunk, normalizeEntryName, sortEntries } from '../pages.js';
+import { BookBudget, checkInflatedBytes, mediaLimits } from '../limits.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { startWorker } from '../workers.js';
 import type { SevenZipRequest, SevenZipResponse } from './sevenzip-worker.js';
@@ -167,11 +168,16 @@ export async function sevenZipList(file: string): Promise<SevenZipItem[]> {
   return items;
 }
 
-/** One entry's bytes (the first `max` only, when given). */
+/**
+ * One entry's bytes (the first `max` only, when given). A whole entry is kept up to one byte past the entry
+ * limit, and refused when it reaches it.
+ */
 export async function sevenZipExtract(file: string, entry: string, max?: number): Promise<Buffer> {
-  const r = await run({ op: 'extract', file: await hostPath(file), entry, ...(max ? { max } : {}) });
+  const keep = max ?? mediaLimits().maxEntryBytes + 1;
+  const r = await run({ op: 'extract', file: await hostPath(file), entry, max: keep });
   if (r.rc !== 0) throw failure(r.stderr, `Cannot read entry ${entry}`);
   if (r.found === false) throw new MediaError('ERR_1005', `Entry not found: ${entry}`);
+  if (max === undefined) checkInflatedBytes(entry, r.data!.byteLength);
   return Buffer.from(r.data!.buffer, r.data!.byteOffset, r.data!.byteLength);
 }
 
@@ -210,6 +216,9 @@ export const sevenZipReader: ContainerReader = {
   async entries(file, { dimensions }) {
     const items = await sevenZipList(file);
     if (items.some((i) => i.encrypted)) throw new MediaError('ERR_1002', 'Encrypted 7z archive not supported');
+    // Before the one pass that decodes everything. 7-Zip's listing has no per-entry packed size in solid blocks.
+    const budget = new BookBudget();
+    for (const i of items) budget.add(i.name, i.size, null);
     const files = items.filter((i) => !i.directory);
     // One pass over the archive (7z is usually solid): the first bytes of every file, in archive order.
     const r = await run({

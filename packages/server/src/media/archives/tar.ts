@@ -13,6 +13,7 @@ import {
   normalizeEntryName,
   sortEntries,
 } from '../pages.js';
+import { BookBudget, checkDeclaredEntry, checkInflatedBytes } from '../limits.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { sevenZipStream } from './sevenzip.js';
 
@@ -140,11 +141,23 @@ async function walk(file: string, visit: Visit): Promise<void> {
   }
 }
 
-/** Reads a body: the first `max` bytes kept, the rest drained (the tar stream has to pass it anyway). */
-function collect(body: Readable, max: number): Promise<Buffer> {
+/**
+ * Reads a body: the first `max` bytes kept, the rest drained (the tar stream has to pass it anyway). A whole
+ * body (`max` Infinity) is refused once more bytes came than the entry limit allows.
+ */
+function collect(body: Readable, max: number, name = ''): Promise<Buffer> {
   const c = new HeadCollector(max);
   return new Promise((resolve, reject) => {
-    body.on('data', (chunk: Buffer) => c.push(chunk));
+    body.on('data', (chunk: Buffer) => {
+      c.push(chunk);
+      if (max !== Infinity) return;
+      try {
+        checkInflatedBytes(name, c.total);
+      } catch (e) {
+        body.destroy();
+        reject(e);
+      }
+    });
     body.on('error', reject);
     body.on('end', () => resolve(c.bytes()));
   });
@@ -155,7 +168,10 @@ export const tarReader: ContainerReader = {
 
   async entries(file, { dimensions }) {
     const entries: ContainerEntry[] = [];
+    const budget = new BookBudget();
     await walk(file, async (name, header, body) => {
+      // Checked before the body is drained: the decompressor never inflates an over-limit entry.
+      budget.add(name, header.size ?? null, null);
       if (isJunk(name)) {
         await collect(body, 0);
         return true;
@@ -167,14 +183,16 @@ export const tarReader: ContainerReader = {
     return sortEntries(entries);
   },
 
-  async read(file, entryName) {
+  async read(file, entryName, opts) {
     let found: Buffer | undefined;
-    await walk(file, async (name, _header, body) => {
+    await walk(file, async (name, header, body) => {
+      opts?.signal?.throwIfAborted();
       if (name !== entryName) {
         await collect(body, 0);
         return true;
       }
-      found = await collect(body, Infinity);
+      checkDeclaredEntry(name, header.size ?? null, null);
+      found = await collect(body, Infinity, name);
       return false;
     });
     if (!found) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);

@@ -36,6 +36,33 @@ class TailCachingReader extends yauzl.RandomAccessReader {
     });
   }
 
+  /**
+   * Keeps bytes [position, end of file) in memory instead of the first large read: the whole central directory,
+   * for a walk over all of it (two reads per entry otherwise, each a round trip to libuv's thread pool: 2 s for a
+   * 20,000-entry directory).
+   */
+  preload(position: number, fileSize: number): Promise<void> {
+    const c = this.cache;
+    if (c && c.position <= position && c.position + c.bytes.length >= fileSize) return Promise.resolve();
+    const bytes = Buffer.allocUnsafe(fileSize - position);
+    return new Promise((resolve, reject) => {
+      const step = (filled: number) => {
+        if (filled >= bytes.length) {
+          this.cache = { position, bytes };
+          resolve();
+          return;
+        }
+        read(this.fd, bytes, filled, bytes.length - filled, position + filled, (err, n) => {
+          if (err) reject(err);
+          else if (n === 0)
+            resolve(); // shorter than it said: leave the cache as it was
+          else step(filled + n);
+        });
+      };
+      step(0);
+    });
+  }
+
   override _readStreamForRange(start: number, end: number): Readable {
     // Not fs.createReadStream: destroying one closes its descriptor, which here belongs to the whole archive.
     const fd = this.fd;
@@ -74,7 +101,15 @@ const MIN_CACHED_READ = 4096;
 export interface OpenZipFile {
   zip: ZipFile;
   fd: number;
+  /**
+   * Before walking the whole central directory: reads it at once when it is no larger than `maxBytes` (it is
+   * ~100 bytes per entry, and the entry count is limited).
+   */
+  preloadDirectory(maxBytes: number): Promise<void>;
 }
+
+/** Where yauzl will read the next directory entry (its start, before any was read). */
+const directoryStart = (zip: ZipFile) => (zip as unknown as { readEntryCursor: number }).readEntryCursor;
 
 export function openZipFile(file: string, options: { decodeStrings: boolean }): Promise<OpenZipFile> {
   return new Promise((resolve, reject) => {
@@ -94,7 +129,15 @@ export function openZipFile(file: string, options: { decodeStrings: boolean }): 
             if (err) {
               close(fd, () => undefined);
               reject(err);
-            } else resolve({ zip, fd });
+            } else {
+              const preloadDirectory = async (maxBytes: number) => {
+                const start = directoryStart(zip);
+                if (stats.size - start <= maxBytes) {
+                  await reader.preload(start, stats.size);
+                }
+              };
+              resolve({ zip, fd, preloadDirectory });
+            }
           },
         );
       });

@@ -106,8 +106,11 @@ export async function divinaPages(epub: EpubPackage, analyzeDimensions: boolean)
   const images = perPage.flat();
   if (images.length !== pageCount) return [];
   const pages: EpubDivinaPage[] = [];
+  // first manifest item of each path, as a find() would give (one lookup per page, not a scan of the manifest)
+  const byPath = new Map<string, (typeof epub.items)[number]>();
+  for (const i of epub.items) if (!byPath.has(i.path)) byPath.set(i.path, i);
   for (const path of images) {
-    const item = epub.items.find((i) => i.path === path);
+    const item = byPath.get(path);
     if (!item || !item.mediaType.startsWith('image/')) return [];
     const entry = epub.zip.get(path);
     const page: EpubDivinaPage = { fileName: path, mediaType: item.mediaType, fileSize: entry?.size ?? null };

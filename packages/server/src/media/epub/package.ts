@@ -1,3 +1,4 @@
+import { checkManifestItems, checkSpineItems } from '../limits.js';
 import { MediaError } from '../types.js';
 import { decodeHref, dirOf, normalizeHref, stripFragment } from './paths.js';
 import { attr, childrenNamed, descendants, firstDescendant, normalizedText, parseMarkup, type XNode } from './xml.js';
@@ -69,7 +70,9 @@ export async function openEpub(file: string): Promise<EpubPackage> {
     const manifestEl = firstDescendant(opf, 'manifest');
     const items: ManifestItem[] = [];
     const byId = new Map<string, ManifestItem>();
-    for (const el of manifestEl ? childrenNamed(manifestEl, 'item') : []) {
+    const manifestEls = manifestEl ? childrenNamed(manifestEl, 'item') : [];
+    checkManifestItems(manifestEls.length);
+    for (const el of manifestEls) {
       const href = attr(el, 'href') ?? '';
       const item: ManifestItem = {
         id: attr(el, 'id') ?? '',
@@ -83,7 +86,10 @@ export async function openEpub(file: string): Promise<EpubPackage> {
       byId.set(item.id, item);
     }
     const spineEl = firstDescendant(opf, 'spine');
-    const spine = (spineEl ? childrenNamed(spineEl, 'itemref') : [])
+    const itemrefs = spineEl ? childrenNamed(spineEl, 'itemref') : [];
+    // Before any per-item work: every later step (Divina pages, positions, KEPUB detection) is per spine item.
+    checkSpineItems(itemrefs.length);
+    const spine = itemrefs
       .map((r) => byId.get(attr(r, 'idref') ?? ''))
       .filter((i): i is ManifestItem => i !== undefined);
     const ppd = spineEl ? attr(spineEl, 'page-progression-direction') : undefined;

@@ -1,5 +1,6 @@
 import type { Entry, ZipFile } from 'yauzl';
 import { openZipFile } from '../archives/zip-file-reader.js';
+import { BookBudget, checkDeclaredEntry, checkInflatedBytes, checkMarkupBytes, mediaLimits } from '../limits.js';
 import { MediaError } from '../types.js';
 
 /** One file entry of a ZIP central directory (directories are skipped). */
@@ -8,9 +9,6 @@ export interface ZipEntryInfo {
   size: number;
   compressedSize: number;
 }
-
-/** Largest single entry we agree to inflate in memory (zip-bomb guard). */
-export const MAX_ENTRY_BYTES = 512 * 1024 * 1024;
 
 // CP437 upper half, for legacy (non-UTF-8) entry names that are not valid UTF-8 either.
 const CP437_HIGH =
@@ -40,7 +38,8 @@ export function decodeEntryName(raw: Buffer, flags: number, extra: { id: number;
 
 /**
  * A ZIP file opened once, its central directory indexed by name. Entries are read on demand and
- * fully buffered (EPUB resources are small; a size cap guards against zip bombs).
+ * fully buffered (EPUB resources are small): the book's limits (media/limits.ts) are checked on the whole
+ * directory when it is opened, and on the bytes inflated as they come.
  */
 export class ZipArchive {
   private constructor(
@@ -59,6 +58,7 @@ export class ZipArchive {
     }
     const byName = new Map<string, { info: ZipEntryInfo; entry: Entry }>();
     const list: ZipEntryInfo[] = [];
+    const budget = new BookBudget();
     try {
       for await (const entry of zip.eachEntry()) {
         const name = decodeEntryName(
@@ -66,6 +66,7 @@ export class ZipArchive {
           entry.generalPurposeBitFlag,
           entry.extraFields,
         ).replace(/\\/g, '/');
+        budget.add(name, entry.uncompressedSize, entry.compressedSize);
         if (name.endsWith('/')) continue;
         const info = { name, size: entry.uncompressedSize, compressedSize: entry.compressedSize };
         // first occurrence wins, like a central-directory lookup by name
@@ -87,27 +88,36 @@ export class ZipArchive {
     return this.byName.get(name)?.info;
   }
 
-  async read(name: string, maxBytes = MAX_ENTRY_BYTES): Promise<Buffer> {
+  /** An entry's bytes, at most `maxBytes` of them when given (e.g. the `mimetype` check). */
+  async read(name: string, maxBytes?: number): Promise<Buffer> {
     const found = this.byName.get(name);
     if (!found) throw new MediaError('ERR_1005', `Entry not found: ${name}`);
-    if (found.info.size > maxBytes) throw new MediaError('ERR_1005', `Entry too large: ${name}`);
+    if (maxBytes !== undefined && found.info.size > maxBytes) {
+      throw new MediaError('ERR_1005', `Entry too large: ${name}`);
+    }
+    checkDeclaredEntry(name, found.info.size, found.info.compressedSize);
     if (found.entry.isEncrypted()) throw new MediaError('ERR_1005', `Entry is encrypted: ${name}`);
     const stream = await this.zip.openReadStreamPromise(found.entry);
     const chunks: Buffer[] = [];
     let total = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) {
-        stream.destroy();
-        throw new MediaError('ERR_1005', `Entry too large: ${name}`);
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (maxBytes !== undefined && total > maxBytes) throw new MediaError('ERR_1005', `Entry too large: ${name}`);
+        checkInflatedBytes(name, total);
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
+    } finally {
+      stream.destroy();
     }
     return Buffer.concat(chunks, total);
   }
 
+  /** A document to parse or search: held to the markup limit, its tree costing far more than its bytes. */
   async readText(name: string): Promise<string> {
-    return decodeText(await this.read(name));
+    const info = this.byName.get(name)?.info;
+    if (info) checkMarkupBytes(name, info.size);
+    return decodeText(await this.read(name, mediaLimits().maxMarkupBytes));
   }
 
   close(): void {

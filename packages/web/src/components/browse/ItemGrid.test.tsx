@@ -40,7 +40,7 @@ const circle = (name: string) => screen.getByRole('button', { name: `Select ${na
 const selected = () =>
   names.filter((n) => screen.getByRole('button', { name: `Select ${n}` }).getAttribute('aria-pressed') === 'true');
 
-describe('ItemGrid selection', { timeout: 20_000 }, () => {
+describe('ItemGrid selection', () => {
   it('shows skeletons while loading', () => {
     stubFetch({});
     renderScreen(<ItemGrid kind="series" items={undefined} label="Series" skeletons={4} renderItem={() => null} />);

@@ -20,7 +20,7 @@ function show(ui: React.ReactElement, user = reader) {
 
 const card = () => screen.getByTestId('item-card');
 
-describe('BookCard', { timeout: 20_000 }, () => {
+describe('BookCard', () => {
   it('shows number and title, links to the book, marks it unread and offers the reader', () => {
     show(<BookCard book={buildBook()} />);
     const link = screen.getByRole('link', { name: '1 - Chapter One' });

@@ -7,7 +7,7 @@ import { buildBook, buildSeries, page } from '../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('DashboardPage', { timeout: 20_000 }, () => {
+describe('DashboardPage', () => {
   it('shows the sections that have something, each linking to its full list when there is more', async () => {
     const keepReading = buildBook({ id: 'b-kr' }, { title: 'Halfway', number: '2' });
     stubFetch({
@@ -18,7 +18,7 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
       'GET /api/v1/series/updated': { json: page([]) },
     });
     renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route: '/dashboard' });
-    const keep = await screen.findByRole('region', { name: 'Keep reading' }, { timeout: 5000 });
+    const keep = await screen.findByRole('region', { name: 'Keep reading' });
     expect(await within(keep).findByRole('link', { name: '2 - Halfway' })).toHaveAttribute('href', '/book/b-kr');
     expect(within(keep).getByRole('link', { name: 'Alpha' })).toHaveAttribute('href', '/series/series-1');
     const added = screen.getByRole('region', { name: 'Recently added series' });
@@ -39,7 +39,7 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
       'GET /api/v1/series/updated': { json: page([]) },
     });
     renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route: '/dashboard' });
-    expect(await screen.findByText('Nothing to show', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Nothing to show')).toBeInTheDocument();
   });
 
   it('limits a library’s recommended view to that library', async () => {
@@ -52,7 +52,7 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
       'GET /api/v1/readlists': { json: page([]) },
     });
     renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route: '/libraries/lib-1/recommended' });
-    expect(await screen.findByText('Nothing to show', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Nothing to show')).toBeInTheDocument();
     const onDeck = requests.find((r) => r.path === '/api/v1/books/ondeck')!;
     expect(new URLSearchParams(onDeck.search).getAll('library_id')).toEqual(['lib-1']);
     const bookLists = requests.filter((r) => r.path === '/api/v1/books/list');

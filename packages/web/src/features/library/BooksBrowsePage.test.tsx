@@ -88,10 +88,10 @@ describe('book filters of the Books tab as search conditions', () => {
   });
 });
 
-describe('BooksBrowsePage', { timeout: 20_000 }, () => {
+describe('BooksBrowsePage', () => {
   it("lists the library's books by series then number, each card naming its series", async () => {
     const { requests } = open();
-    const grid = await screen.findByRole('list', { name: 'Books' }, { timeout: 5000 });
+    const grid = await screen.findByRole('list', { name: 'Books' });
     expect(await within(grid).findByRole('link', { name: '1 - Dawn' })).toHaveAttribute('href', '/book/b1');
     expect(within(grid).getByRole('link', { name: 'Alpha' })).toHaveAttribute('href', '/series/s1');
     expect(within(grid).getByRole('link', { name: 'Beta' })).toHaveAttribute('href', '/series/s2');
@@ -130,7 +130,7 @@ describe('BooksBrowsePage', { timeout: 20_000 }, () => {
     // Authors: searched in the library.
     await user.click(within(drawer).getByRole('button', { name: /^writer/i }));
     await user.type(within(drawer).getByRole('textbox', { name: 'Search Writer' }), 'Jane');
-    await user.click(await within(drawer).findByRole('checkbox', { name: 'Jane Doe' }, { timeout: 3000 }));
+    await user.click(await within(drawer).findByRole('checkbox', { name: 'Jane Doe' }));
     expect(query(location()).getAll('writer')).toEqual(['is:Jane Doe']);
     const authorSearch = requests.find((r) => r.path === '/api/v2/authors')!;
     expect(Object.fromEntries(query(authorSearch.search))).toMatchObject({

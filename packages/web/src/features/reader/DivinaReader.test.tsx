@@ -157,7 +157,7 @@ const press = (key: string) =>
 describe('DivinaReader', () => {
   it('turns pages with the arrows, keeps ?page= and saves the page the reader settles on', async () => {
     const { requests, location } = open('/book/b1/read');
-    await waitFor(() => expect(shown()).toEqual([1]), { timeout: 10_000 });
+    await waitFor(() => expect(shown()).toEqual([1]));
     press('ArrowRight');
     press('ArrowRight');
     expect(shown()).toEqual([3]);
@@ -173,7 +173,7 @@ describe('DivinaReader', () => {
 
   it("follows the series' right-to-left direction and says so", async () => {
     open('/book/b1/read', { series: buildSeries('RIGHT_TO_LEFT') });
-    await waitFor(() => expect(shown()).toEqual([1]), { timeout: 10_000 });
+    await waitFor(() => expect(shown()).toEqual([1]));
     expect(await screen.findByText('Reading direction: Right to left (from the series)')).toBeInTheDocument();
     press('ArrowLeft');
     expect(shown()).toEqual([2]);
@@ -194,7 +194,7 @@ describe('DivinaReader', () => {
       },
     });
     const { location } = open('/book/b1/read', { book });
-    await waitFor(() => expect(shown()).toEqual([4]), { timeout: 10_000 });
+    await waitFor(() => expect(shown()).toEqual([4]));
     press('ArrowRight');
     expect(await screen.findByText(/You've reached the end of the book\./)).toBeInTheDocument();
     expect(location()).toMatch(/^\/book\/b1\/read/);
@@ -204,7 +204,7 @@ describe('DivinaReader', () => {
 
   it('saves nothing when incognito, and carries incognito to the next book', async () => {
     const { requests, location } = open('/book/b1/read?incognito=true');
-    await waitFor(() => expect(shown()).toEqual([1]), { timeout: 10_000 });
+    await waitFor(() => expect(shown()).toEqual([1]));
     press('End');
     expect(shown()).toEqual([4]);
     press('ArrowRight');

@@ -18,7 +18,7 @@ function render(route = '/') {
   return { ...net, ...renderScreen(<SearchBox />, { user: buildUser(), libraries: [buildLibrary()], route }) };
 }
 
-describe('SearchBox', { timeout: 20_000 }, () => {
+describe('SearchBox', () => {
   it('suggests series, books and collections in groups, and opens the one picked', async () => {
     const { user, location, requests } = render();
     await user.type(screen.getByRole('combobox', { name: 'Search' }), 'bat');
