@@ -120,9 +120,6 @@ export const BookPageQuery = Type.Object({
 });
 export type BookPageQuery = Static<typeof BookPageQuery>;
 
-export const BookResourceParams = Type.Object({ bookId: Type.String(), '*': Type.String() });
-export type BookResourceParams = Static<typeof BookResourceParams>;
-
 /** Paging query of plain paged lists (api.md §1.4). */
 export const PagingQuery = Type.Object({
   page: Type.Optional(Type.Integer()),

@@ -6,7 +6,7 @@ import {
   ThumbnailUploadQuery,
 } from '../thumbnails.js';
 import { Type } from 'typebox';
-import { accepted, binary, defineOperation, posterUpload } from './operation.js';
+import { accepted, binary, defineOperation, multipartFile } from './operation.js';
 
 /**
  * Book posters (api.md §1.9, §3.3): reading needs a caller who may see the book, the rest ADMIN. Every poster is
@@ -53,7 +53,7 @@ export const bookPosterOperations = {
     access: 'ADMIN',
     params: BookThumbnailParams,
     query: ThumbnailUploadQuery,
-    body: posterUpload,
+    body: multipartFile,
     consumes: ['multipart/form-data'],
     responses: { 200: ThumbnailBookDto },
   }),

@@ -77,7 +77,7 @@ export const binary = (description = 'bytes') =>
  * A multipart upload with its `file` part. Its handler reads the parts as a stream, so the server does not validate
  * this schema (`http/operations.ts`): it documents the request.
  */
-export const posterUpload = Type.Object({ file: Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' }) });
+export const multipartFile = Type.Object({ file: Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' }) });
 
 /** Komga's answers that carry no body, by status. */
 export const noContent = { 204: empty('No Content') } as const;

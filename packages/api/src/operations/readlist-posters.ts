@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { CollectionIdParams, CollectionThumbnailParams, ThumbnailReadListDto } from '../collections.js';
 import { ThumbnailUploadQuery } from '../thumbnails.js';
-import { accepted, binary, defineOperation, posterUpload } from './operation.js';
+import { accepted, binary, defineOperation, multipartFile } from './operation.js';
 
 /** Posters of read lists (api.md §1.9, §4.5): images for every user who can see the read list, the rest for admins. */
 const tags = ['Readlist Poster'] as const;
@@ -49,7 +49,7 @@ export const readListPosterOperations = {
     access: 'ADMIN',
     params: CollectionIdParams,
     query: ThumbnailUploadQuery,
-    body: posterUpload,
+    body: multipartFile,
     consumes: ['multipart/form-data'],
     responses: { 200: ThumbnailReadListDto },
   }),

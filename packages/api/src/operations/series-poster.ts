@@ -5,7 +5,7 @@ import {
   ThumbnailUploadQuery,
 } from '../thumbnails.js';
 import { Type } from 'typebox';
-import { accepted, binary, defineOperation, posterUpload } from './operation.js';
+import { accepted, binary, defineOperation, multipartFile } from './operation.js';
 
 /**
  * Series posters (api.md §1.9, §3.2): reading needs a caller who may see the series, the rest ADMIN. Every poster is
@@ -52,7 +52,7 @@ export const seriesPosterOperations = {
     access: 'ADMIN',
     params: SeriesThumbnailParams,
     query: ThumbnailUploadQuery,
-    body: posterUpload,
+    body: multipartFile,
     consumes: ['multipart/form-data'],
     responses: { 200: ThumbnailSeriesDto },
   }),
