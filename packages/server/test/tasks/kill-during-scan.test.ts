@@ -132,14 +132,23 @@ describe('kill -9 during a scan', () => {
       body: JSON.stringify({ name: 'Comics', root }),
     });
 
-    // As soon as the scan has committed part of its outcome, remember what a client sees, and kill.
+    // As soon as the scan has committed part of its outcome, remember what a client sees, and kill. The polls
+    // carry a session cookie: with Basic, each would wait for a password hash while the scan runs on, and one
+    // slow poll could let the whole scan commit before the kill.
+    const login = await fetch(`${first.url}/api/v2/users/me`, { headers: { authorization: auth } });
+    const session = login.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0]!)
+      .find((pair) => pair.startsWith('KOMGA-SESSION='));
+    expect(session).toBeDefined();
     let seen: string[] = [];
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
-      const page = await api<{ content: { id: string }[]; totalElements: number }>(
-        first,
-        `/api/v1/books?library_id=${libraryId}&unpaged=true`,
-      );
+      const res = await fetch(`${first.url}/api/v1/books?library_id=${libraryId}&unpaged=true`, {
+        headers: { cookie: session! },
+      });
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as { content: { id: string }[]; totalElements: number };
       if (page.totalElements > 0) {
         seen = page.content.map((b) => b.id);
         break;
