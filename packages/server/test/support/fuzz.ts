@@ -19,6 +19,8 @@ import Database from 'better-sqlite3';
  * `npm run fuzz -- --seed S --case K`.
  */
 
+/** Page types the server serves but libvips (sharp's prebuilt binaries) cannot decode into a poster. */
+const UNDECODABLE_PAGE_TYPES = new Set(['image/jxl']);
 const repoRoot = resolve(import.meta.dirname, '../../../..');
 /** The built server; QUIRE_FUZZ_SERVER may name another build (e.g. a copy kept while this one is rebuilt). */
 export const SERVER_MAIN = resolve(process.env.QUIRE_FUZZ_SERVER ?? join(repoRoot, 'packages/server/dist/main.js'));
@@ -524,6 +526,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
           }
         }
       };
+      const hasDecodablePage = async (bookId: string) => {
+        const pages = (await (await call(`/api/v1/books/${bookId}/pages`)).json()) as { mediaType: string }[];
+        return pages.some((p) => !UNDECODABLE_PAGE_TYPES.has(p.mediaType));
+      };
       const checkBook = async (book: BookDto) => {
         const path = resolve(book.url.startsWith('file:') ? fileURLToPath(book.url) : book.url);
         const c = cases.get(path);
@@ -558,11 +564,14 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
             return;
           }
         }
-        // Every READY book that shows pages has a poster (made from its first page or its EPUB cover).
+        // Every READY book that shows pages has a poster (made from its first page or its EPUB cover), unless no
+        // page is in a format the server's image library decodes (a book of JPEG XL pages is served and read,
+        // but gets no poster, as in Komga).
         if (pagesCount > 0) {
           const poster = await call(`/api/v1/books/${book.id}/thumbnail`);
           await poster.arrayBuffer();
-          if (poster.status !== 200) await fail(c, `READY, but its poster answers ${poster.status}`);
+          if (poster.status !== 200 && (await hasDecodablePage(book.id)))
+            await fail(c, `READY, but its poster answers ${poster.status}`);
         }
       };
       const queue = [...books];
