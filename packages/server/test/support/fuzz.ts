@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
  */
 
 /** Page types the server serves but libvips (sharp's prebuilt binaries) cannot decode into a poster. */
-const UNDECODABLE_PAGE_TYPES = new Set(['image/jxl']);
+const UNDECODABLE_PAGE_TYPES = new Set(['image/jxl', 'image/vnd.microsoft.icon']);
 const repoRoot = resolve(import.meta.dirname, '../../../..');
 /** The built server; QUIRE_FUZZ_SERVER may name another build (e.g. a copy kept while this one is rebuilt). */
 export const SERVER_MAIN = resolve(process.env.QUIRE_FUZZ_SERVER ?? join(repoRoot, 'packages/server/dist/main.js'));
@@ -565,8 +565,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
           }
         }
         // Every READY book that shows pages has a poster (made from its first page or its EPUB cover), unless no
-        // page is in a format the server's image library decodes (a book of JPEG XL pages is served and read,
-        // but gets no poster, as in Komga).
+        // page is in a format the server's image library decodes (a book of JPEG XL or ICO pages is served and
+        // read, but gets no poster).
         if (pagesCount > 0) {
           const poster = await call(`/api/v1/books/${book.id}/thumbnail`);
           await poster.arrayBuffer();
