@@ -73,6 +73,8 @@ const packages: Record<string, readonly string[]> = {
   'hash-wasm': ['media'],
   '@node-rs/xxhash': ['media'],
   '@zip.js/zip.js': ['media'],
+  htmlparser2: ['media'], // markup of book files (media/markup.ts)
+  entities: ['media'],
   tsx: ['media/workers.ts'], // starts .ts workers when running from sources
   'better-sqlite3': ['db'],
   kysely: ['db'],

@@ -1,5 +1,5 @@
 import { seriesWithVolume } from '../domain/series-title.js';
-import { parseMarkup, textContent, type XNode } from '../media/epub/xml.js';
+import { parseMarkup, textContent, type XNode } from '../media/markup.js';
 import {
   emptyBookPatch,
   emptySeriesPatch,

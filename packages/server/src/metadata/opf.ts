@@ -6,7 +6,7 @@ import {
   parseMarkup,
   textContent,
   type XNode,
-} from '../media/epub/xml.js';
+} from '../media/markup.js';
 import {
   emptyBookPatch,
   emptySeriesPatch,

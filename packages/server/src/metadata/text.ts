@@ -1,4 +1,4 @@
-import { parseMarkup, type XNode } from '../media/epub/xml.js';
+import { parseMarkup, type XNode } from '../media/markup.js';
 
 /** `a, b ,, c` → `[a, b, c]`: split on a separator, trimmed, blanks dropped. */
 export function splitList(text: string | null | undefined, separator: string | RegExp = ','): string[] {

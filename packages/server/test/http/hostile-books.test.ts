@@ -4,13 +4,15 @@
  * server runs as a child process so that its memory (VmHWM, the peak resident set) is its own.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_MAIN, claim, createLibrary, memoryMb, startServer } from '../../../../bench/support/server.mjs';
 import {
   declaredHuge,
+  deeplyNestedEpub,
+  entityBombEpub,
   giantJpeg,
   giantPng,
   manyEntriesCbz,
@@ -19,10 +21,13 @@ import {
   paddedJpegCbz,
   zipBomb,
 } from '../support/hostile-files.js';
+import { writeCbz } from '../support/library-builder.js';
 
 const MiB = 1024 * 1024;
 /** What the whole run may cost the server at its peak, in MiB: an idle server with libvips loaded is ~150. */
 const PEAK_RSS_BOUND_MB = 350;
+const BOOKS = 11;
+const SECRET = 'root:x:0:0:the-secret-of-the-server';
 
 interface Book {
   id: string;
@@ -75,6 +80,13 @@ describe('hostile books (built server in a child process)', () => {
     await paddedJpegCbz(join(root, 'poster/padded-poster.cbz'), 900 * 1024);
     await manyEntriesCbz(join(root, 'entries/many-entries.cbz'), 100_000);
     await manySpineItemsEpub(join(root, 'spine/many-spine.epub'), 50_000);
+    // a file no book may read, and what it holds
+    await writeFile(join(dataDir, 'secret.txt'), SECRET);
+    await entityBombEpub(join(root, 'entities/entity-bomb.epub'), join(dataDir, 'secret.txt'));
+    await writeCbz(join(root, 'entities-comic/entity-bomb-comic.cbz'), {
+      comicInfo: `<?xml version="1.0"?><!DOCTYPE ComicInfo [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY xxe SYSTEM "file://${join(dataDir, 'secret.txt')}">]><ComicInfo><Title>Laughs &lol1; &xxe;</Title></ComicInfo>`,
+    });
+    await deeplyNestedEpub(join(root, 'nested/deeply-nested.epub'), 100_000);
 
     server = await startServer({ dataDir });
     authorization = await claim(server.base);
@@ -87,9 +99,9 @@ describe('hostile books (built server in a child process)', () => {
         content: Book[];
       };
       const done = page.content.filter((b) => b.media.status !== 'UNKNOWN');
-      return done.length === 8 && page.content;
+      return done.length === BOOKS && page.content;
     }, 40_000);
-    timings['scan and analysis of the 8 books'] = performance.now() - scanned;
+    timings[`scan and analysis of the ${BOOKS} books`] = performance.now() - scanned;
     for (const b of analysed) books.set(b.name, b);
   }, 90_000);
 
@@ -176,6 +188,28 @@ describe('hostile books (built server in a child process)', () => {
     const b = book('many-spine');
     expect(b.media.status).toBe('ERROR');
     expect(b.media.comment).toBe('ERR_1008 [50000 spine items, over the limit of 10000]');
+  });
+
+  it('reads markup without expanding the entities a book declares, nor reading the files they name', async () => {
+    for (const [name, title] of [
+      ['entity-bomb', 'Laughs &lol9; &xxe;'],
+      ['entity-bomb-comic', 'Laughs &lol1; &xxe;'],
+    ]) {
+      const b = book(name!);
+      expect(b.media.status).toBe('READY');
+      // the title comes from the OPF or ComicInfo.xml once the metadata refresh has run: as written
+      const read = await waitFor(async () => {
+        const r = JSON.parse((await get(`/api/v1/books/${b.id}`)).body.toString()) as { metadata: { title: string } };
+        return r.metadata.title === title && r;
+      }, 15_000);
+      expect(JSON.stringify(read)).not.toContain('the-secret-of-the-server');
+    }
+  });
+
+  it('refuses an EPUB whose package document nests 100,000 elements deep', async () => {
+    const b = book('deeply-nested');
+    expect(b.media.status).toBe('ERROR');
+    expect(b.media.comment).toBe('ERR_1008 [markup nested more than 512 elements deep]');
   });
 
   it('keeps the server under its memory bound through all of the above', async () => {

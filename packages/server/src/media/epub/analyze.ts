@@ -3,7 +3,7 @@ import { imageHeaderReadable } from '../page-check.js';
 import { EpubNavigation, type EpubTocEntry } from './nav.js';
 import { coverItem, declaresFixedLayout, withEpub, type EpubPackage } from './package.js';
 import { decodeHref, dirOf, normalizeHref, stripFragment } from './paths.js';
-import { attr, descendants, firstDescendant, normalizedText, parseMarkup } from './xml.js';
+import { attr, descendants, firstDescendant, normalizedText, parseMarkup } from '../markup.js';
 
 /** `komga.epub-divina-letter-count-threshold`: more body characters than this on a page → not Divina. */
 export const DIVINA_LETTER_COUNT_THRESHOLD = 15;

@@ -10,7 +10,7 @@ import {
   normalizedText,
   parseMarkup,
   type XNode,
-} from './xml.js';
+} from '../markup.js';
 
 /** A TOC / landmarks / page-list entry; `href` is a zip path (fragment kept) relative to the EPUB root. */
 export interface EpubTocEntry {

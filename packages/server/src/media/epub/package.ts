@@ -1,7 +1,15 @@
 import { checkManifestItems, checkSpineItems } from '../limits.js';
 import { MediaError } from '../types.js';
 import { decodeHref, dirOf, normalizeHref, stripFragment } from './paths.js';
-import { attr, childrenNamed, descendants, firstDescendant, normalizedText, parseMarkup, type XNode } from './xml.js';
+import {
+  attr,
+  childrenNamed,
+  descendants,
+  firstDescendant,
+  normalizedText,
+  parseMarkup,
+  type XNode,
+} from '../markup.js';
 import { ZipArchive } from './zip.js';
 
 export const EPUB_MIMETYPE = 'application/epub+zip';
