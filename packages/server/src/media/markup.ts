@@ -37,6 +37,10 @@ export interface XNode {
  */
 export const MAX_DEPTH = 512;
 
+function checkDepth(openElements: number): void {
+  if (openElements > MAX_DEPTH) throw new MediaLimitError(`markup nested more than ${MAX_DEPTH} elements deep`);
+}
+
 /** Elements whose text is script or styling, never content. */
 const RAW = new Set(['script', 'style']);
 
@@ -80,7 +84,7 @@ export function parseMarkup(text: string, opts: { html?: boolean } = {}): XNode 
     {
       onopentag(name, attribs) {
         flush();
-        if (open.length > MAX_DEPTH) throw new MediaLimitError(`markup nested more than ${MAX_DEPTH} elements deep`);
+        checkDepth(open.length);
         const parent = open[open.length - 1]!;
         const attrs: Record<string, string> = {};
         for (const [key, value] of Object.entries(attribs)) attrs[key] = html ? value : decodeHTMLStrict(value);
@@ -119,6 +123,37 @@ export function parseMarkup(text: string, opts: { html?: boolean } = {}): XNode 
   parser.end(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   flush();
   return root;
+}
+
+/**
+ * The elements of an HTML document that `wanted` picks, each with the offset just past its end: past its end tag,
+ * or, when something else closed it (its parent's end tag, the end of the document), where that begins. Read
+ * without building a tree: KEPUB positions only need where each koboSpan ends, in chapters up to the entry limit.
+ */
+export function elementEnds(
+  html: string,
+  wanted: (name: string, attrs: Readonly<Record<string, string>>) => boolean,
+): { attrs: Record<string, string>; end: number }[] {
+  const found: { attrs: Record<string, string>; end: number }[] = [];
+  // one entry per open element: the found one, or null
+  const open: ({ attrs: Record<string, string>; end: number } | null)[] = [];
+  const parser: Parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        checkDepth(open.length + 1);
+        const el = wanted(name, attrs) ? { attrs, end: html.length } : null;
+        if (el) found.push(el);
+        open.push(el);
+      },
+      onclosetag(_name, isImplied) {
+        const el = open.pop();
+        if (el) el.end = isImplied ? parser.startIndex : parser.endIndex + 1;
+      },
+    },
+    { xmlMode: false, lowerCaseAttributeNames: false, recognizeCDATA: true, recognizeSelfClosing: true },
+  );
+  parser.end(html);
+  return found;
 }
 
 export function elements(node: XNode): XNode[] {

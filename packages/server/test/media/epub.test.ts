@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MediaError } from '../../src/media/types.js';
 import {
@@ -9,9 +12,28 @@ import {
   type EpubTocEntry,
 } from '../../src/media/epub/index.js';
 import { fixture } from '../support/fixtures.js';
+import { zipBuffer } from '../support/library-builder.js';
 import { expectSchema } from '../support/openapi.js';
 
 const epub = (name: string) => fixture(`epub/${name}`);
+/** A reflowable EPUB 3 of one chapter, stored uncompressed. */
+const oneChapterEpub = (chapter: string) =>
+  zipBuffer([
+    { name: 'mimetype', data: Buffer.from('application/epub+zip') },
+    {
+      name: 'META-INF/container.xml',
+      data: Buffer.from(
+        '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+      ),
+    },
+    {
+      name: 'content.opf',
+      data: Buffer.from(
+        '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>K</dc:title></metadata><manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest><spine><itemref idref="c"/></spine></package>',
+      ),
+    },
+    { name: 'c.xhtml', data: Buffer.from(chapter) },
+  ]);
 const countAll = (l: readonly EpubTocEntry[]): number => l.reduce((s, e) => s + 1 + countAll(e.children), 0);
 
 /*
@@ -316,6 +338,33 @@ describe('EPUB details', () => {
     expect(counts).toEqual(pages.map((p) => Math.max(1, Math.ceil(p.fileSize! / 1024))));
     const second = a.positions.find((l) => l.href === pages[0]!.fileName && l.locations.progression > 0);
     if (second) expect(second.koboSpan).toBeUndefined();
+  });
+
+  it('KEPUB positions take the koboSpan whose end tag is nearest, spans nested inside one included', async () => {
+    const head =
+      '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>k</title></head><body><p>';
+    const span = (id: string, inner: string) => `<span class="koboSpan" id="${id}">${inner}</span>`;
+    const chapter = [
+      head,
+      span('kobo.1.1', 'a'.repeat(1000)),
+      // the first </span> after its start tag closes the italic span inside it, not the koboSpan
+      span('kobo.1.2', `<span class="italic">${'b'.repeat(1000)}</span>${'c'.repeat(1000)}`),
+      span('kobo.1.3', 'd'.repeat(500)),
+      '</p></body></html>',
+    ].join('');
+    // 3,797 bytes: 4 positions, at 0, 1/4, 1/2 and 3/4; the spans end at 30.6%, 85.2% and 99.5% of the file
+    expect(chapter.length).toBe(3797);
+    const file = join(await mkdtemp(join(tmpdir(), 'quire-kepub-')), 'kepub.epub');
+    await writeFile(file, oneChapterEpub(chapter));
+    const a = await analyzeEpub(file);
+    expect(a.isKepub).toBe(true);
+    expect(a.positions.map((p) => [p.locations.progression, p.koboSpan])).toEqual([
+      [0, 'kobo.1.1'],
+      [0.25, 'kobo.1.1'], // 30.6%
+      [0.5, 'kobo.1.1'], // 30.6% is nearer than 85.2% (the italic span's end, 58.7%, would be nearer)
+      [0.75, 'kobo.1.2'], // 85.2%
+    ]);
+    await rm(dirname(file), { recursive: true, force: true });
   });
 
   it('TOC hrefs are resolved against the nav / NCX folder and keep fragments', async () => {

@@ -4,6 +4,7 @@ import {
   MAX_DEPTH,
   attr,
   descendants,
+  elementEnds,
   elements,
   firstDescendant,
   normalizedText,
@@ -70,6 +71,24 @@ describe('markup of book files', () => {
     const doc = parseMarkup('<p>a<script>if (x</b) y = "&amp;"</script><style>p{}</style>b</p>', { html: true });
     expect(firstDescendant(doc, 'script')!.children).toEqual(['if (x</b) y = "&amp;"']);
     expect(normalizedText(doc)).toBe('ab');
+  });
+});
+
+describe('where elements end (KEPUB spans)', () => {
+  const kobo = (name: string, attrs: Readonly<Record<string, string>>) => name === 'span' && attrs.class === 'koboSpan';
+  it('gives the offset past each end tag, or where whatever closed the element begins', () => {
+    const html = '<p><span class="koboSpan" id="a">x<span>y</span>z</span><span class="koboSpan" id="b">w</p>tail';
+    expect(elementEnds(html, kobo)).toEqual([
+      { attrs: { class: 'koboSpan', id: 'a' }, end: html.indexOf('<span class="koboSpan" id="b">') },
+      { attrs: { class: 'koboSpan', id: 'b' }, end: html.indexOf('</p>') },
+    ]);
+    const unclosed = '<span class="koboSpan" id="c">never closed';
+    expect(elementEnds(unclosed, kobo)).toEqual([{ attrs: { class: 'koboSpan', id: 'c' }, end: unclosed.length }]);
+  });
+
+  it(`refuses markup nested more than ${MAX_DEPTH} elements deep`, () => {
+    expect(() => elementEnds('<div>'.repeat(3_000_000), kobo)).toThrow(MediaLimitError);
+    expect(elementEnds(`${'<div>'.repeat(MAX_DEPTH - 1)}<span class="koboSpan">`, kobo)).toHaveLength(1);
   });
 });
 

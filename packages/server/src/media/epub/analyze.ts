@@ -3,7 +3,7 @@ import { imageHeaderReadable } from '../page-check.js';
 import { EpubNavigation, type EpubTocEntry } from './nav.js';
 import { coverItem, declaresFixedLayout, withEpub, type EpubPackage } from './package.js';
 import { decodeHref, dirOf, normalizeHref, stripFragment } from './paths.js';
-import { attr, descendants, firstDescendant, normalizedText, parseMarkup } from '../markup.js';
+import { attr, descendants, elementEnds, firstDescendant, normalizedText, parseMarkup } from '../markup.js';
 
 /** `komga.epub-divina-letter-count-threshold`: more body characters than this on a page → not Divina. */
 export const DIVINA_LETTER_COUNT_THRESHOLD = 15;
@@ -152,19 +152,13 @@ async function detectKepub(epub: EpubPackage, pages: EpubResource[]): Promise<bo
 
 /** koboSpan ids of a KEPUB page with the relative byte offset where each span ends. */
 function koboSpans(bytes: Buffer): { id: string; end: number }[] {
-  const s = bytes.toString('latin1');
-  const out: { id: string; end: number }[] = [];
-  const re = /<span\b[^>]*>/gi;
-  for (const m of s.matchAll(re)) {
-    const tag = m[0];
-    if (!/class\s*=\s*["'][^"']*\bkoboSpan\b/.test(tag)) continue;
-    const id = /\bid\s*=\s*["']([^"']+)["']/.exec(tag)?.[1];
-    if (!id) continue;
-    const close = s.indexOf('</span>', m.index + tag.length);
-    const end = close < 0 ? s.length : close + 7;
-    out.push({ id, end: end / Math.max(1, s.length) });
-  }
-  return out;
+  // latin1: one character per byte, so that offsets are byte offsets whatever the encoding
+  const html = bytes.toString('latin1');
+  const spans = elementEnds(
+    html,
+    (name, attrs) => name === 'span' && /\bkoboSpan\b/.test(attrs.class ?? '') && !!attrs.id,
+  );
+  return spans.map(({ attrs, end }) => ({ id: attrs.id!, end: end / Math.max(1, html.length) }));
 }
 
 /**
