@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EventBus } from '../events/bus.js';
-import type { SessionCutoffs, SessionRepository } from '../db/repositories/sessions.js';
+import type { SessionRepository } from '../db/repositories/sessions.js';
+import type { SessionCutoffs } from '../domain/account.js';
 import type { ClientInfo } from './authentication-activity.js';
 
 /** Idle timeout, as Komga's `server.servlet.session.timeout` (7 days). */

@@ -1,10 +1,6 @@
 import { seesEverything } from '../db/queries/conditions.js';
-import {
-  type CollectionCounts,
-  type CollectionMember,
-  type CollectionRepository,
-  type StoredCollection,
-} from '../db/repositories/collections.js';
+import { type CollectionRepository } from '../db/repositories/collections.js';
+import { type CollectionCounts, type CollectionMember, type StoredCollection } from '../domain/collection.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ContentViewer } from '../domain/restrictions.js';

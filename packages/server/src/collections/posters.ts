@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PosterRepository, type PosterOwner, type StoredPoster } from '../db/repositories/collections.js';
+import { PosterRepository } from '../db/repositories/collections.js';
+import { type PosterOwner, type StoredPoster } from '../domain/collection.js';
 import { badRequest, notFound, QuireError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { EventBus } from '../events/bus.js';
 import { detectBuffer, SNIFF_BYTES } from '../media/detect.js';
 import { makeThumbnail, UnsupportedImageError } from '../media/images.js';
 
-export type { PosterOwner, StoredPoster } from '../db/repositories/collections.js';
+export type { PosterOwner, StoredPoster } from '../domain/collection.js';
 
 /*
  * Posters uploaded for collections and read lists (api.md §3.4-3.5, engine.md §7.3). Only USER_UPLOADED

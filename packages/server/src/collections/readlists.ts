@@ -1,11 +1,6 @@
 import { seesEverything } from '../db/queries/conditions.js';
-import type {
-  ExportedBook,
-  ReadListCounts,
-  ReadListMember,
-  ReadListRepository,
-  StoredReadList,
-} from '../db/repositories/readlists.js';
+import type { ReadListRepository } from '../db/repositories/readlists.js';
+import type { ExportedBook, ReadListCounts, ReadListMember, StoredReadList } from '../domain/collection.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { ContentViewer } from '../domain/restrictions.js';

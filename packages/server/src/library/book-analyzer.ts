@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import type { EventBus } from '../events/bus.js';
-import type { MediaAnalysis, MediaRepository, MediaStatusValue } from '../db/repositories/media.js';
+import type { MediaRepository } from '../db/repositories/media.js';
+import type { MediaAnalysis, MediaStatusValue } from '../domain/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
 import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';

@@ -10,7 +10,8 @@ import { access, lstat, readdir, realpath, rmdir, stat, unlink } from 'node:fs/p
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../db/database.js';
-import type { BookRecord, BookRepository } from '../db/repositories/books.js';
+import type { BookRepository } from '../db/repositories/books.js';
+import type { BookRecord } from '../domain/book.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { ThumbnailRepository } from '../db/repositories/thumbnails.js';

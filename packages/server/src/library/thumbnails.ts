@@ -3,13 +3,13 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Db } from '../db/database.js';
+import { ThumbnailRepository } from '../db/repositories/thumbnails.js';
 import {
-  ThumbnailRepository,
   type BookForThumbnail,
   type StoredThumbnail,
   type StoredThumbnailType,
   type ThumbnailOwner,
-} from '../db/repositories/thumbnails.js';
+} from '../domain/thumbnail.js';
 import { badRequest, forbidden, notFound, QuireError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { naturalCompare } from '../domain/natural-sort.js';
@@ -25,7 +25,7 @@ import { PRIORITY } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { realPathInside, type LibraryFiles } from './library-files.js';
 
-export type { StoredThumbnail, ThumbnailOwner } from '../db/repositories/thumbnails.js';
+export type { StoredThumbnail, ThumbnailOwner } from '../domain/thumbnail.js';
 
 /*
  * Book and series posters (engine.md §7, api.md §1.9, §3.2-3.3).

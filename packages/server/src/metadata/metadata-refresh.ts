@@ -1,9 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BookRecord, BookRepository } from '../db/repositories/books.js';
+import type { BookRepository } from '../db/repositories/books.js';
+import type { BookRecord } from '../domain/book.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { MediaRepository, StoredMedia } from '../db/repositories/media.js';
+import type { MediaRepository } from '../db/repositories/media.js';
+import type { StoredMedia } from '../domain/media.js';
 import type { MetadataRepository } from '../db/repositories/metadata.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { Library } from '../domain/library.js';

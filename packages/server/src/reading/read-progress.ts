@@ -9,13 +9,8 @@ import type {
   TachiyomiReadProgressDto,
   TachiyomiReadProgressV2Dto,
 } from '@quire/api';
-import type {
-  AccessFacts,
-  BookState,
-  NewReadProgress,
-  ProgressBook,
-  ReadProgressRepository,
-} from '../db/repositories/read-progress.js';
+import type { ReadProgressRepository } from '../db/repositories/read-progress.js';
+import type { AccessFacts, BookState, NewReadProgress, ProgressBook } from '../domain/read-progress.js';
 import { badRequest, forbidden, invalid, notFound, QuireError } from '../domain/errors.js';
 import { accessTo, type ContentViewer } from '../domain/restrictions.js';
 import type { EventBus } from '../events/bus.js';

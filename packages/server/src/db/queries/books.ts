@@ -1,5 +1,6 @@
 import type { Db } from '../database.js';
-import type { MediaStatusValue } from '../repositories/media.js';
+import type { MediaStatusValue } from '../../domain/media.js';
+import type { BookMetadata, Dated } from '../../domain/metadata.js';
 
 /**
  * Read models of books, shaped for BookDto (api.md §4.1): the book with its metadata side tables, media,
@@ -39,28 +40,7 @@ export interface BookView {
   oneshot: boolean;
   deleted: boolean;
   media: BookMediaView;
-  metadata: {
-    title: string;
-    titleLock: boolean;
-    summary: string;
-    summaryLock: boolean;
-    number: string;
-    numberLock: boolean;
-    numberSort: number;
-    numberSortLock: boolean;
-    releaseDate: string | null;
-    releaseDateLock: boolean;
-    authors: { name: string; role: string }[];
-    authorsLock: boolean;
-    tags: string[];
-    tagsLock: boolean;
-    isbn: string;
-    isbnLock: boolean;
-    links: { label: string; url: string }[];
-    linksLock: boolean;
-    createdDate: string;
-    lastModifiedDate: string;
-  };
+  metadata: BookMetadata & Dated;
   readProgress: {
     page: number;
     completed: boolean;

@@ -1,14 +1,5 @@
 import type { Db } from '../database.js';
-
-export interface StoredApiKey {
-  id: string;
-  userId: string;
-  /** SHA-512 hex of the key; the key itself is never stored. */
-  keyHash: string;
-  comment: string;
-  createdDate: string;
-  lastModifiedDate: string;
-}
+import type { StoredApiKey } from '../../domain/account.js';
 
 type ApiKeyRow = {
   id: string;

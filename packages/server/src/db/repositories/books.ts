@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { BookRecord, NewBook, BookNumbering } from '../../domain/book.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const CHUNK = 500;
@@ -7,45 +8,6 @@ const chunks = <T>(xs: readonly T[]) => {
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
 };
-
-/** A book row as the scanner sees it. Times are epoch milliseconds. */
-export interface BookRecord {
-  id: string;
-  seriesId: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  number: number;
-  fileSize: number;
-  fileLastModified: number;
-  fileHash: string;
-  oneshot: boolean;
-  deletedDate: Date | null;
-}
-
-export interface NewBook {
-  id: string;
-  seriesId: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  fileSize: number;
-  fileLastModified: number;
-  fileHash: string;
-  oneshot: boolean;
-  /** Initial metadata (engine.md §2.4 `addBooks`). */
-  title: string;
-  number: string;
-  numberSort: number;
-}
-
-/** What `numberBooks` needs of a book. */
-export interface BookNumbering {
-  id: string;
-  name: string;
-  number: number;
-  metadata: { number: string; numberSort: number; numberLock: boolean; numberSortLock: boolean };
-}
 
 type Row = {
   id: string;

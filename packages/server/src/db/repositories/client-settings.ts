@@ -1,9 +1,5 @@
 import type { Db } from '../database.js';
-
-export interface StoredClientSetting {
-  value: string;
-  allowUnauthorized: boolean;
-}
+import type { StoredClientSetting } from '../../domain/settings.js';
 
 /** Client settings (api.md §9.5): global ones, and per-user ones. */
 export class ClientSettingsRepository {

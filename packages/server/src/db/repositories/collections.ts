@@ -1,6 +1,13 @@
 import type { ContentViewer } from '../../domain/restrictions.js';
 import type { Db } from '../database.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
+import type {
+  PosterOwner,
+  StoredPoster,
+  StoredCollection,
+  CollectionCounts,
+  CollectionMember,
+} from '../../domain/collection.js';
 
 /*
  * Collections of series (tables `collection`, `collection_series`, `thumbnail_collection`; engine.md §6.10,
@@ -16,20 +23,6 @@ const chunks = <T>(xs: readonly T[]) => {
 };
 
 // ---- uploaded posters (thumbnail_collection, thumbnail_readlist) ----
-
-export type PosterOwner = 'collection' | 'readlist';
-
-export interface StoredPoster {
-  id: string;
-  owner: PosterOwner;
-  ownerId: string;
-  selected: boolean;
-  mediaType: string;
-  fileSize: number;
-  width: number;
-  height: number;
-  createdDate: string;
-}
 
 /*
  * Both tables have the same columns but the owner's: queries are typed against `thumbnail_collection` and
@@ -182,30 +175,6 @@ export async function takeMembershipRemovals(db: Db, kind: 'collection' | 'readl
 }
 
 // ---- collections ----
-
-export interface StoredCollection {
-  id: string;
-  name: string;
-  ordered: boolean;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-/** A collection with how many of its series exist, how many the viewer sees, and how many of those are in the asked libraries. */
-export interface CollectionCounts extends StoredCollection {
-  total: number;
-  visible: number;
-  inLibraries: number;
-}
-
-export interface CollectionMember {
-  collectionId: string;
-  seriesId: string;
-  /** Position in the collection, 0-based. */
-  number: number;
-  titleSort: string;
-  visible: boolean;
-}
 
 type CollectionRow = {
   id: string;

@@ -2,6 +2,7 @@ import type { ContentViewer } from '../../domain/restrictions.js';
 import type { Db } from '../database.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
 import { takeMembershipRemovals } from './collections.js';
+import type { StoredReadList, ReadListCounts, ReadListMember, ExportedBook } from '../../domain/collection.js';
 
 /*
  * Read lists of books (tables `readlist`, `readlist_book`; engine.md §6.10, §12.3, api.md §3.5). Posters are in
@@ -14,45 +15,6 @@ const chunks = <T>(xs: readonly T[]) => {
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
 };
-
-export interface StoredReadList {
-  id: string;
-  name: string;
-  summary: string;
-  ordered: boolean;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-/** A read list with how many of its books exist, how many the viewer sees, and how many of those are in the asked libraries. */
-export interface ReadListCounts extends StoredReadList {
-  total: number;
-  visible: number;
-  inLibraries: number;
-}
-
-export interface ReadListMember {
-  readListId: string;
-  bookId: string;
-  /** Position key in the list (0-based positions; ComicInfo story-arc numbers may leave gaps). */
-  number: number;
-  releaseDate: string | null;
-  visible: boolean;
-}
-
-/** What a ComicRack list and a ZIP download need about a book. */
-export interface ExportedBook {
-  id: string;
-  name: string;
-  libraryId: string;
-  /** file: URL. */
-  url: string;
-  seriesTitle: string;
-  number: string;
-  releaseDate: string | null;
-  /** Web links of the book, then of its series. */
-  links: { label: string; url: string }[];
-}
 
 type ReadListRow = {
   id: string;

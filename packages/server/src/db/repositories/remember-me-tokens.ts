@@ -1,12 +1,5 @@
 import type { Db } from '../database.js';
-
-/** A remember-me token as stored: only a keyed hash of it (accounts/remember-me.ts). */
-export interface StoredRememberMeToken {
-  tokenHash: string;
-  userId: string;
-  createdDate: string;
-  expiresDate: string;
-}
+import type { StoredRememberMeToken } from '../../domain/account.js';
 
 export class RememberMeTokenRepository {
   constructor(private readonly db: Db) {}

@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { SeriesRecord, NewSeries } from '../../domain/series.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const CHUNK = 500;
@@ -7,29 +8,6 @@ const chunks = <T>(xs: readonly T[]) => {
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
 };
-
-/** A series row as the scanner sees it. Times are epoch milliseconds. */
-export interface SeriesRecord {
-  id: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  fileLastModified: number;
-  oneshot: boolean;
-  bookCount: number;
-  deletedDate: Date | null;
-}
-
-export interface NewSeries {
-  id: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  fileLastModified: number;
-  oneshot: boolean;
-  title: string;
-  titleSort: string;
-}
 
 type Row = {
   id: string;

@@ -1,26 +1,5 @@
 import type { Db } from '../database.js';
-
-/** A session as stored: only a hash of its id, so a copy of the database opens no session. */
-export interface StoredSession {
-  idHash: string;
-  userId: string;
-  createdDate: string;
-  lastAccessDate: string;
-  /** The client has presented the id at least once since it was handed out. */
-  confirmed: boolean;
-  ip: string | null;
-  userAgent: string | null;
-}
-
-/** When sessions end: the limits on idle time (confirmed or not) and on age. */
-export interface SessionCutoffs {
-  /** Confirmed sessions last used before this are over. */
-  idleBefore: string;
-  /** Unconfirmed sessions last used before this are over. */
-  unconfirmedBefore: string;
-  /** Sessions opened before this are over, however busy. */
-  createdBefore: string;
-}
+import type { StoredSession, SessionCutoffs } from '../../domain/account.js';
 
 export class SessionRepository {
   constructor(private readonly db: Db) {}

@@ -1,12 +1,5 @@
 import type { Db } from '../database.js';
-
-export interface SidecarRecord {
-  url: string;
-  parentUrl: string;
-  libraryId: string;
-  /** Epoch milliseconds. */
-  lastModified: number;
-}
+import type { SidecarRecord } from '../../domain/library.js';
 
 const CHUNK = 500;
 

@@ -1,61 +1,19 @@
 import type { Db } from '../database.js';
+import type {
+  ThumbnailOwner,
+  StoredThumbnailType,
+  StoredThumbnail,
+  NewThumbnail,
+  BookForThumbnail,
+  SeriesForThumbnail,
+  VisibilityFacts,
+} from '../../domain/thumbnail.js';
 
 /**
  * Book and series posters (tables `thumbnail_book`, `thumbnail_series`), plus the few reads about books,
  * series and read progress that choosing and generating a poster needs (engine.md §7).
  * The image bytes are never in the database: see library/thumbnails.ts for where they live.
  */
-
-export type ThumbnailOwner = 'book' | 'series';
-export type StoredThumbnailType = 'GENERATED' | 'SIDECAR' | 'USER_UPLOADED';
-
-export interface StoredThumbnail {
-  id: string;
-  owner: ThumbnailOwner;
-  /** The book id or the series id. */
-  ownerId: string;
-  type: StoredThumbnailType;
-  /** file: URL of the sidecar image; null for images stored under the data directory. */
-  url: string | null;
-  selected: boolean;
-  mediaType: string;
-  fileSize: number;
-  width: number;
-  height: number;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-export type NewThumbnail = Omit<StoredThumbnail, 'createdDate' | 'lastModifiedDate'>;
-
-/** What poster generation reads about a book: its file, its analysis and its first page. */
-export interface BookForThumbnail {
-  id: string;
-  seriesId: string;
-  libraryId: string;
-  url: string;
-  mediaStatus: string | null;
-  mediaType: string | null;
-  epubDivinaCompatible: boolean;
-  firstPage: { fileName: string; mediaType: string; width: number | null; height: number | null } | null;
-}
-
-export interface SeriesForThumbnail {
-  id: string;
-  libraryId: string;
-  url: string;
-  oneshot: boolean;
-  seriesCover: string;
-  importLocalArtwork: boolean;
-}
-
-/** What content restrictions read about a series (api.md §2.10). */
-export interface VisibilityFacts {
-  libraryId: string;
-  seriesId: string;
-  ageRating: number | null;
-  sharingLabels: string[];
-}
 
 type Row = {
   id: string;

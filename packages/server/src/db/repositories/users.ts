@@ -1,20 +1,6 @@
 import type { Db } from '../database.js';
-import { ROLES, type AgeRestriction, type Role } from '../../domain/user.js';
-
-/** A user as stored, with roles, shared libraries and sharing labels. */
-export interface StoredUser {
-  id: string;
-  email: string;
-  passwordHash: string;
-  roles: Role[];
-  sharedAllLibraries: boolean;
-  sharedLibraryIds: string[];
-  ageRestriction: AgeRestriction | null;
-  labelsAllow: string[];
-  labelsExclude: string[];
-  createdDate: string;
-  lastModifiedDate: string;
-}
+import { ROLES } from '../../domain/user.js';
+import type { StoredUser } from '../../domain/account.js';
 
 type UserRow = {
   id: string;

@@ -17,7 +17,7 @@ import {
   type WebPubBookInput,
 } from '../../media/epub/index.js';
 import { MediaTypes } from '../../media/detect.js';
-import type { StoredFile } from '../../db/repositories/media.js';
+import type { StoredFile } from '../../domain/media.js';
 import { utcDateTime } from './users.js';
 
 /** Binary units, as Komga prints sizes: `0 B`, `23.1 KiB`, `12.3 MiB`. */
