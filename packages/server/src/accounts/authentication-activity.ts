@@ -1,7 +1,7 @@
 import { newId } from '../domain/ids.js';
 import { forbidden, notFound } from '../domain/errors.js';
 import { isAdmin, type CurrentUser } from '../domain/user.js';
-import type { AuthenticationActivityRepository } from '../db/repositories/authentication-activity.js';
+import type { AuthenticationActivityRepository } from '../domain/ports.js';
 import type { ActivityPageRequest, AuthenticationSource, StoredActivity } from '../domain/account.js';
 
 /** Rows older than this are purged (api.md §2.9: one month). */

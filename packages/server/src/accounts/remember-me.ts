@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { RememberMeTokenRepository } from '../db/repositories/remember-me-tokens.js';
+import type { RememberMeTokenRepository } from '../domain/ports.js';
 import type { StoredRememberMeToken } from '../domain/account.js';
 
 /**

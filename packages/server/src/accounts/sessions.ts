@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EventBus } from '../events/bus.js';
-import type { SessionRepository } from '../db/repositories/sessions.js';
+import type { SessionRepository } from '../domain/ports.js';
 import type { SessionCutoffs } from '../domain/account.js';
 import type { ClientInfo } from './authentication-activity.js';
 

@@ -1,5 +1,5 @@
 import { seesEverything } from '../db/queries/conditions.js';
-import { type CollectionRepository } from '../db/repositories/collections.js';
+import type { CollectionRepository, UnitOfWork } from '../domain/ports.js';
 import { type CollectionCounts, type CollectionMember, type StoredCollection } from '../domain/collection.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -41,6 +41,8 @@ export interface SeriesPosters {
 
 export interface CollectionServiceDeps {
   repository: CollectionRepository;
+  /** Checks and writes that must hold together (a name is free, then taken) run in one unit of work. */
+  uow: UnitOfWork;
   posters: SetPosters;
   series: SeriesPosters;
   events: EventBus;
@@ -152,7 +154,7 @@ export class CollectionService {
     const name = checkName(input.name, 'must not be blank')!;
     checkIds('seriesIds', input.seriesIds, 'must not be empty');
     const id = newId();
-    const seriesIds = await this.d.repository.transaction(async (repo) => {
+    const seriesIds = await this.d.uow.run(async ({ collections: repo }) => {
       if (await repo.findByName(name)) throw badRequest(COLLECTION_NAME_EXISTS);
       const existing = await repo.existingSeries(input.seriesIds);
       const seriesIds = input.seriesIds.filter((s) => existing.has(s));
@@ -175,7 +177,7 @@ export class CollectionService {
   ): Promise<void> {
     const name = checkName(patch.name, 'must be null or not blank');
     checkIds('seriesIds', patch.seriesIds, 'must be null or not empty');
-    const memberIds = await this.d.repository.transaction(async (repo) => {
+    const memberIds = await this.d.uow.run(async ({ collections: repo }) => {
       const current = await repo.findById(id);
       if (!current) throw notFound();
       if (name !== undefined) {
@@ -198,7 +200,7 @@ export class CollectionService {
   }
 
   async delete(id: string): Promise<void> {
-    const seriesIds = await this.d.repository.transaction(async (repo) => {
+    const seriesIds = await this.d.uow.run(async ({ collections: repo }) => {
       if (!(await repo.findById(id))) throw notFound();
       const seriesIds = await repo.memberIds(id);
       await repo.delete([id]);
@@ -215,7 +217,7 @@ export class CollectionService {
   async addSeriesByName(name: string, seriesId: string): Promise<void> {
     const trimmed = name.trim();
     if (!trimmed) return;
-    const outcome = await this.d.repository.transaction(async (repo) => {
+    const outcome = await this.d.uow.run(async ({ collections: repo }) => {
       if (!(await repo.existingSeries([seriesId])).has(seriesId)) return null;
       const found = await repo.findByName(trimmed);
       if (!found) {
@@ -233,7 +235,7 @@ export class CollectionService {
 
   /** Deletes every collection without series (engine.md §12.3); returns their ids. */
   async deleteEmpty(): Promise<string[]> {
-    const ids = await this.d.repository.transaction(async (repo) => {
+    const ids = await this.d.uow.run(async ({ collections: repo }) => {
       const ids = await repo.emptyIds();
       await repo.delete(ids);
       return ids;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PosterRepository } from '../db/repositories/collections.js';
+import type { PosterRepository } from '../domain/ports.js';
 import { type PosterOwner, type StoredPoster } from '../domain/collection.js';
 import { badRequest, notFound, QuireError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';

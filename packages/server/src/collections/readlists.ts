@@ -1,5 +1,5 @@
 import { seesEverything } from '../db/queries/conditions.js';
-import type { ReadListRepository } from '../db/repositories/readlists.js';
+import type { ReadListRepository, UnitOfWork } from '../domain/ports.js';
 import type { ExportedBook, ReadListCounts, ReadListMember, StoredReadList } from '../domain/collection.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -45,6 +45,8 @@ export interface BookPosters {
 
 export interface ReadListServiceDeps {
   repository: ReadListRepository;
+  /** Checks and writes that must hold together (a name is free, then taken) run in one unit of work. */
+  uow: UnitOfWork;
   posters: SetPosters;
   books: BookPosters;
   events: EventBus;
@@ -186,7 +188,7 @@ export class ReadListService {
     const name = checkName(input.name, 'must not be blank')!;
     checkIds(input.bookIds, 'must not be empty');
     const id = newId();
-    const bookIds = await this.d.repository.transaction(async (repo) => {
+    const bookIds = await this.d.uow.run(async ({ readLists: repo }) => {
       if (await repo.findByName(name)) throw badRequest(READ_LIST_NAME_EXISTS);
       const existing = await repo.existingBooks(input.bookIds);
       const bookIds = input.bookIds.filter((b) => existing.has(b));
@@ -212,7 +214,7 @@ export class ReadListService {
   ): Promise<void> {
     const name = checkName(patch.name, 'must be null or not blank');
     checkIds(patch.bookIds, 'must be null or not empty');
-    const memberIds = await this.d.repository.transaction(async (repo) => {
+    const memberIds = await this.d.uow.run(async ({ readLists: repo }) => {
       const current = await repo.findById(id);
       if (!current) throw notFound();
       if (name !== undefined) {
@@ -235,7 +237,7 @@ export class ReadListService {
   }
 
   async delete(id: string): Promise<void> {
-    const bookIds = await this.d.repository.transaction(async (repo) => {
+    const bookIds = await this.d.uow.run(async ({ readLists: repo }) => {
       if (!(await repo.findById(id))) throw notFound();
       const bookIds = await repo.memberIds(id);
       await repo.delete([id]);
@@ -253,7 +255,7 @@ export class ReadListService {
   async addBookByName(name: string, bookId: string, number: number | null): Promise<void> {
     const trimmed = name.trim();
     if (!trimmed) return;
-    const outcome = await this.d.repository.transaction(async (repo) => {
+    const outcome = await this.d.uow.run(async ({ readLists: repo }) => {
       if (!(await repo.existingBooks([bookId])).has(bookId)) return null;
       const found = await repo.findByName(trimmed);
       if (!found) {
@@ -274,7 +276,7 @@ export class ReadListService {
 
   /** Deletes every read list without books (engine.md §12.3); returns their ids. */
   async deleteEmpty(): Promise<string[]> {
-    const ids = await this.d.repository.transaction(async (repo) => {
+    const ids = await this.d.uow.run(async ({ readLists: repo }) => {
       const ids = await repo.emptyIds();
       await repo.delete(ids);
       return ids;

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import type { EventBus } from '../events/bus.js';
-import type { MediaRepository } from '../db/repositories/media.js';
+import type { MediaRepository } from '../domain/ports.js';
 import type { MediaAnalysis, MediaStatusValue } from '../domain/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';

@@ -4,10 +4,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import type { Db } from '../db/database.js';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
-import type { BookRepository } from '../db/repositories/books.js';
+import type { BookRepository, LibraryRepository, SeriesRepository, UnitOfWork } from '../domain/ports.js';
 import { QuireError, badRequest, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import {
@@ -31,7 +28,7 @@ export type LibraryInput = { name?: string; root?: string } & {
 };
 
 export interface LibraryLifecycleDeps {
-  db: Db;
+  uow: UnitOfWork;
   libraries: LibraryRepository;
   series: SeriesRepository;
   books: BookRepository;
@@ -151,7 +148,7 @@ export class LibraryLifecycle {
     if (!library) throw notFound();
     const [series, books] = await Promise.all([this.d.series.findByLibrary(id), this.d.books.findByLibrary(id)]);
     this.d.scheduler.unschedule(id);
-    await this.d.db.transaction().execute((tx) => this.d.libraries.delete(id, tx));
+    await this.d.uow.run(({ libraries }) => libraries.delete(id));
     await deleteThumbnailFiles(this.d.dataDir, { bookIds: books.map((b) => b.id), seriesIds: series.map((s) => s.id) });
     for (const b of books)
       this.d.events.emit({ type: 'BookDeleted', data: { bookId: b.id, seriesId: b.seriesId, libraryId: id } });

@@ -1,8 +1,6 @@
 import type { BookMetadataUpdateDto, SeriesMetadataUpdateDto } from '@quire/api';
-import type { BookRepository } from '../db/repositories/books.js';
-import type { MetadataRepository } from '../db/repositories/metadata.js';
+import type { BookRepository, MetadataRepository, SeriesRepository } from '../domain/ports.js';
 import type { Author, BookMetadataChanges, SeriesMetadataChanges, WebLink } from '../domain/metadata.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
 import { sortKey } from '../db/search/text.js';
 import { invalid, notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';

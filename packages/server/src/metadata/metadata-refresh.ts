@@ -1,13 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BookRepository } from '../db/repositories/books.js';
+import type {
+  BookRepository,
+  LibraryRepository,
+  MediaRepository,
+  MetadataRepository,
+  SeriesRepository,
+} from '../domain/ports.js';
 import type { BookRecord } from '../domain/book.js';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { MediaRepository } from '../db/repositories/media.js';
 import type { StoredMedia } from '../domain/media.js';
-import type { MetadataRepository } from '../db/repositories/metadata.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
 import type { Library } from '../domain/library.js';
 import { notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';

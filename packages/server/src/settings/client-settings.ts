@@ -1,4 +1,4 @@
-import type { ClientSettingsRepository } from '../db/repositories/client-settings.js';
+import type { ClientSettingsRepository } from '../domain/ports.js';
 import type { StoredClientSetting } from '../domain/settings.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { ApiKeyRepository } from '../../domain/ports.js';
 import type { StoredApiKey } from '../../domain/account.js';
 
 type ApiKeyRow = {
@@ -10,7 +11,7 @@ type ApiKeyRow = {
   last_modified_date: string;
 };
 
-export class ApiKeyRepository {
+export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly db: Db) {}
 
   async insert(key: StoredApiKey, t: Db = this.db): Promise<void> {

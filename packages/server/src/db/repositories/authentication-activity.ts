@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { AuthenticationActivityRepository } from '../../domain/ports.js';
 import type {
   ActivityPageRequest,
   ActivitySortProperty,
@@ -30,7 +31,7 @@ type ActivityRow = {
   date_time: string;
 };
 
-export class AuthenticationActivityRepository {
+export class KyselyAuthenticationActivityRepository implements AuthenticationActivityRepository {
   constructor(private readonly db: Db) {}
 
   async insert(a: StoredActivity, t: Db = this.db): Promise<void> {

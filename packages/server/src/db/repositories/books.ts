@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { BookRepository } from '../../domain/ports.js';
 import type { BookRecord, NewBook, BookNumbering } from '../../domain/book.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -70,7 +71,7 @@ async function byIdPages<R extends { id: string }>(page: (after: string) => Prom
 }
 
 /** Write side of books, their initial metadata and media rows, plus the reads the scanner and trash need. */
-export class BookRepository {
+export class KyselyBookRepository implements BookRepository {
   constructor(private readonly db: Db) {}
 
   async find(id: string, t: Db = this.db): Promise<BookRecord | undefined> {

@@ -1,5 +1,6 @@
 import type { ContentViewer } from '../../domain/restrictions.js';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { CollectionRepository, PosterRepository } from '../../domain/ports.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
 import type {
   PosterOwner,
@@ -34,7 +35,7 @@ const posterOwnerColumn = (owner: PosterOwner) =>
   (owner === 'collection' ? 'collection_id' : 'readlist_id') as 'collection_id';
 
 /** Posters uploaded for collections and read lists; the image files live under the data directory. */
-export class PosterRepository {
+export class KyselyPosterRepository implements PosterRepository {
   constructor(private readonly db: Db) {}
 
   private select(owner: PosterOwner, db: Db = this.db) {
@@ -78,7 +79,7 @@ export class PosterRepository {
 
   /** Inserts the poster; when it is selected, the owner's other posters are unselected in the same transaction. */
   async insert(p: Omit<StoredPoster, 'createdDate'>, now: string): Promise<StoredPoster> {
-    await this.db.transaction().execute(async (tx) => {
+    await atomically(this.db, async (tx) => {
       if (p.selected) await this.unselectAll(tx, p.owner, p.ownerId, now);
       await tx
         .insertInto(posterTable(p.owner))
@@ -101,7 +102,7 @@ export class PosterRepository {
 
   /** `id` becomes the one selected poster of its owner. */
   async markSelected(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await atomically(this.db, async (tx) => {
       await this.unselectAll(tx, owner, ownerId, now);
       await tx
         .updateTable(posterTable(owner))
@@ -116,7 +117,7 @@ export class PosterRepository {
    * housekeeping). Returns the poster selected instead, if any.
    */
   async delete(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<StoredPoster | undefined> {
-    return this.db.transaction().execute(async (tx) => {
+    return atomically(this.db, async (tx) => {
       await tx.deleteFrom(posterTable(owner)).where('id', '=', id).execute();
       const remaining = await this.findAllByOwner(owner, ownerId, tx);
       if (remaining.length === 0 || remaining.some((p) => p.selected)) return undefined;
@@ -171,7 +172,7 @@ export async function takeMembershipRemovals(db: Db, kind: 'collection' | 'readl
     if (rows.length > 0) await tx.deleteFrom('membership_removal').where('kind', '=', kind).execute();
     return rows.map((r) => r.owner_id);
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return atomically(db, run);
 }
 
 // ---- collections ----
@@ -192,14 +193,8 @@ const toCollection = (r: CollectionRow): StoredCollection => ({
   lastModifiedDate: r.last_modified_date,
 });
 
-export class CollectionRepository {
+export class KyselyCollectionRepository implements CollectionRepository {
   constructor(readonly db: Db) {}
-
-  /** Runs `fn` in one transaction (writes are serialised: a check made inside holds until the commit). */
-  transaction<T>(fn: (repo: CollectionRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new CollectionRepository(tx)));
-  }
 
   async findById(id: string): Promise<StoredCollection | undefined> {
     const row = await this.db.selectFrom('collection').selectAll().where('id', '=', id).executeTakeFirst();
@@ -323,7 +318,7 @@ export class CollectionRepository {
   }
 
   async insert(c: Omit<StoredCollection, 'lastModifiedDate'>, seriesIds: readonly string[]): Promise<void> {
-    await this.transaction(async ({ db }) => {
+    await atomically(this.db, async (db) => {
       await db
         .insertInto('collection')
         .values({
@@ -344,7 +339,7 @@ export class CollectionRepository {
     patch: { name?: string; ordered?: boolean; seriesIds?: readonly string[] },
     now: string,
   ): Promise<void> {
-    await this.transaction(async ({ db }) => {
+    await atomically(this.db, async (db) => {
       await db
         .updateTable('collection')
         .set({
@@ -363,7 +358,7 @@ export class CollectionRepository {
 
   /** Appends the series after the last member, unless it is already in. Returns whether it was added. */
   async append(id: string, seriesId: string, now: string): Promise<boolean> {
-    return this.transaction(async ({ db }) => {
+    return atomically(this.db, async (db) => {
       const present = await db
         .selectFrom('collection_series')
         .select('series_id')

@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { LibraryRepository } from '../../domain/ports.js';
 import type { LibraryTable } from '../schema.js';
 import type { Selectable } from 'kysely';
 import {
@@ -74,7 +75,7 @@ function toColumns(library: Library) {
 }
 
 /** Libraries as stored (engine.md §1.2). */
-export class LibraryRepository {
+export class KyselyLibraryRepository implements LibraryRepository {
   constructor(private readonly db: Db) {}
 
   /** Sorted by lower-cased name (api.md §3.1). */

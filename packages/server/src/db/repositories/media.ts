@@ -1,4 +1,5 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { MediaRepository } from '../../domain/ports.js';
 import type {
   MediaStatusValue,
   StoredMedia,
@@ -22,7 +23,7 @@ const chunks = <T>(items: readonly T[], size = CHUNK): T[][] => {
 const pageKey = (p: { fileName: string; mediaType: string; fileSize: number | null }) =>
   `${p.fileSize ?? ''}\u0000${p.mediaType}\u0000${p.fileName}`;
 
-export class MediaRepository {
+export class KyselyMediaRepository implements MediaRepository {
   constructor(private readonly db: Db) {}
 
   async analysisTarget(bookId: string, t: Db = this.db): Promise<AnalysisTarget | undefined> {
@@ -124,7 +125,7 @@ export class MediaRepository {
    * is adjusted (engine.md §4.5): completed → last page, else page 1. Returns the previous media, if any.
    */
   async save(bookId: string, a: MediaAnalysis, now: string): Promise<StoredMedia | undefined> {
-    return this.db.transaction().execute(async (t) => {
+    return atomically(this.db, async (t) => {
       const before = await this.find(bookId, t);
       const oldHashes = new Map(
         (await this.pages(bookId, t)).filter((p) => p.fileHash !== '').map((p) => [pageKey(p), p.fileHash]),
@@ -187,7 +188,7 @@ export class MediaRepository {
   /** Stores page hashes (0-based page numbers). */
   async setPageHashes(bookId: string, hashes: readonly { number: number; hash: string }[]): Promise<void> {
     if (hashes.length === 0) return;
-    await this.db.transaction().execute(async (t) => {
+    await atomically(this.db, async (t) => {
       for (const h of hashes) {
         await t
           .updateTable('media_page')

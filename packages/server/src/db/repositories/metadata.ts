@@ -1,4 +1,5 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { MetadataRepository } from '../../domain/ports.js';
 import type {
   BookMetadata,
   BookMetadataChanges,
@@ -88,13 +89,8 @@ function columnsOf(changes: Record<string, unknown>, columns: Record<string, str
   return set;
 }
 
-export class MetadataRepository {
+export class KyselyMetadataRepository implements MetadataRepository {
   constructor(private readonly db: Db) {}
-
-  /** Runs `fn` in the caller's transaction, or in a new one. */
-  private inTransaction<T>(t: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-    return t.isTransaction ? fn(t) : t.transaction().execute(fn);
-  }
 
   async findBook(bookId: string, t: Db = this.db): Promise<BookMetadata | undefined> {
     return (await this.findBooks([bookId], t)).get(bookId);
@@ -217,7 +213,7 @@ export class MetadataRepository {
 
   /** Writes the fields present in `changes`; false when the book has no metadata row. */
   async updateBook(bookId: string, changes: BookMetadataChanges, now: string, t: Db = this.db): Promise<boolean> {
-    return this.inTransaction(t, async (tx) => {
+    return atomically(t, async (tx) => {
       const res = await tx
         .updateTable('book_metadata')
         .set({ ...columnsOf(changes, BOOK_COLUMNS), last_modified_date: now })
@@ -258,7 +254,7 @@ export class MetadataRepository {
     now: string,
     t: Db = this.db,
   ): Promise<string[]> {
-    return this.inTransaction(t, async (tx) => {
+    return atomically(t, async (tx) => {
       const updated: string[] = [];
       for (const u of updates) if (await this.updateBook(u.bookId, u.changes, now, tx)) updated.push(u.bookId);
       return updated;
@@ -267,7 +263,7 @@ export class MetadataRepository {
 
   /** Writes the fields present in `changes`; false when the series has no metadata row. */
   async updateSeries(seriesId: string, changes: SeriesMetadataChanges, now: string, t: Db = this.db): Promise<boolean> {
-    return this.inTransaction(t, async (tx) => {
+    return atomically(t, async (tx) => {
       const res = await tx
         .updateTable('series_metadata')
         .set({ ...columnsOf(changes, SERIES_COLUMNS), last_modified_date: now })
@@ -370,7 +366,7 @@ export class MetadataRepository {
 
   /** Replaces the aggregation of a series (creating its row if a series somehow lacks one). */
   async replaceAggregation(seriesId: string, aggregation: AggregationRecord, now: string, t: Db = this.db) {
-    await this.inTransaction(t, async (tx) => {
+    await atomically(t, async (tx) => {
       const values = {
         release_date: aggregation.releaseDate,
         summary: aggregation.summary,

@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { ReadProgressRepository } from '../../domain/ports.js';
 import type {
   StoredReadProgress,
   NewReadProgress,
@@ -53,14 +54,8 @@ function parseLocator(json: string): unknown {
   }
 }
 
-export class ReadProgressRepository {
+export class KyselyReadProgressRepository implements ReadProgressRepository {
   constructor(private readonly db: Db) {}
-
-  /** Runs `fn` in one transaction (or the current one). */
-  transaction<T>(fn: (repo: ReadProgressRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new ReadProgressRepository(tx)));
-  }
 
   async find(bookId: string, userId: string): Promise<StoredReadProgress | undefined> {
     const row = await this.db

@@ -1,5 +1,6 @@
 import type { ContentViewer } from '../../domain/restrictions.js';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { ReadListRepository } from '../../domain/ports.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
 import { takeMembershipRemovals } from './collections.js';
 import type { StoredReadList, ReadListCounts, ReadListMember, ExportedBook } from '../../domain/collection.js';
@@ -34,14 +35,8 @@ const toReadList = (r: ReadListRow): StoredReadList => ({
   lastModifiedDate: r.last_modified_date,
 });
 
-export class ReadListRepository {
+export class KyselyReadListRepository implements ReadListRepository {
   constructor(readonly db: Db) {}
-
-  /** Runs `fn` in one transaction (writes are serialised: a check made inside holds until the commit). */
-  transaction<T>(fn: (repo: ReadListRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new ReadListRepository(tx)));
-  }
 
   async findById(id: string): Promise<StoredReadList | undefined> {
     const row = await this.db.selectFrom('readlist').selectAll().where('id', '=', id).executeTakeFirst();
@@ -215,7 +210,7 @@ export class ReadListRepository {
   }
 
   async insert(r: Omit<StoredReadList, 'lastModifiedDate'>, members: readonly { bookId: string; number: number }[]) {
-    await this.transaction(async ({ db }) => {
+    await atomically(this.db, async (db) => {
       await db
         .insertInto('readlist')
         .values({
@@ -237,7 +232,7 @@ export class ReadListRepository {
     patch: { name?: string; summary?: string; ordered?: boolean; bookIds?: readonly string[] },
     now: string,
   ): Promise<void> {
-    await this.transaction(async ({ db }) => {
+    await atomically(this.db, async (db) => {
       await db
         .updateTable('readlist')
         .set({
@@ -264,7 +259,7 @@ export class ReadListRepository {
    * the last position. Returns whether it was added.
    */
   async add(id: string, bookId: string, number: number | null, now: string): Promise<boolean> {
-    return this.transaction(async ({ db }) => {
+    return atomically(this.db, async (db) => {
       const members = await db
         .selectFrom('readlist_book')
         .select(['book_id', 'number'])

@@ -1,7 +1,8 @@
 import type { Db } from '../database.js';
+import type { RememberMeTokenRepository } from '../../domain/ports.js';
 import type { StoredRememberMeToken } from '../../domain/account.js';
 
-export class RememberMeTokenRepository {
+export class KyselyRememberMeTokenRepository implements RememberMeTokenRepository {
   constructor(private readonly db: Db) {}
 
   async insert(token: StoredRememberMeToken, t: Db = this.db): Promise<void> {

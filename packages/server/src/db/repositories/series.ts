@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { SeriesRepository } from '../../domain/ports.js';
 import type { SeriesRecord, NewSeries } from '../../domain/series.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -43,7 +44,7 @@ const COLUMNS = [
 ] as const;
 
 /** Write side of series (and the simple reads the scanner and the trash need). */
-export class SeriesRepository {
+export class KyselySeriesRepository implements SeriesRepository {
   constructor(private readonly db: Db) {}
 
   async find(id: string, t: Db = this.db): Promise<SeriesRecord | undefined> {

@@ -1,7 +1,8 @@
 import type { Db } from '../database.js';
+import type { SessionRepository } from '../../domain/ports.js';
 import type { StoredSession, SessionCutoffs } from '../../domain/account.js';
 
-export class SessionRepository {
+export class KyselySessionRepository implements SessionRepository {
   constructor(private readonly db: Db) {}
 
   async insert(session: StoredSession, t: Db = this.db): Promise<void> {

@@ -1,4 +1,5 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { ThumbnailRepository } from '../../domain/ports.js';
 import type {
   ThumbnailOwner,
   StoredThumbnailType,
@@ -36,14 +37,8 @@ const tableOf = (owner: ThumbnailOwner) =>
   (owner === 'book' ? 'thumbnail_book' : 'thumbnail_series') as 'thumbnail_book';
 const ownerColumn = (owner: ThumbnailOwner) => (owner === 'book' ? 'book_id' : 'series_id') as 'book_id';
 
-export class ThumbnailRepository {
+export class KyselyThumbnailRepository implements ThumbnailRepository {
   constructor(readonly db: Db) {}
-
-  /** Runs `fn` with a repository bound to one transaction: what it reads and writes is seen whole or not at all. */
-  transaction<T>(fn: (repo: ThumbnailRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new ThumbnailRepository(tx)));
-  }
 
   async findById(owner: ThumbnailOwner, id: string): Promise<StoredThumbnail | undefined> {
     const row = await this.select(owner).where('id', '=', id).executeTakeFirst();
@@ -83,7 +78,7 @@ export class ThumbnailRepository {
   /** Makes `id` the only selected poster of its owner, in one transaction. */
   async markSelected(owner: ThumbnailOwner, ownerId: string, id: string): Promise<void> {
     const now = new Date().toISOString();
-    await this.transaction(async ({ db: tx }) => {
+    await atomically(this.db, async (tx) => {
       const table = tableOf(owner);
       await tx
         .updateTable(table)
