@@ -1,9 +1,8 @@
-import { seesEverything } from '../db/queries/conditions.js';
 import type { CollectionRepository, UnitOfWork } from '../domain/ports.js';
 import { type CollectionCounts, type CollectionMember, type StoredCollection } from '../domain/collection.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import type { ContentViewer } from '../domain/restrictions.js';
+import { seesEverything, type ContentViewer } from '../domain/restrictions.js';
 import { THUMBNAIL_SIZES, type SettingsStore } from '../domain/settings.js';
 import type { EventBus } from '../events/bus.js';
 import { mosaicOf, type Mosaic } from './mosaic.js';

@@ -1,3 +1,5 @@
+import type { MediaStatusValue } from './media.js';
+
 /** A book as the scanner, the trash and the use cases that move files see it. */
 
 /** A book row as the scanner sees it. Times are epoch milliseconds. */
@@ -37,4 +39,33 @@ export interface BookNumbering {
   name: string;
   number: number;
   metadata: { number: string; numberSort: number; numberLock: boolean; numberSortLock: boolean };
+}
+
+/** What access checks read of a book: its library, and its series' age rating and sharing labels. */
+export interface BookAccess {
+  libraryId: string;
+  ageRating: number | null;
+  sharingLabels: string[];
+}
+
+/** A book's analysis as the API shows it. */
+export interface BookMediaView {
+  status: MediaStatusValue;
+  mediaType: string | null;
+  comment: string | null;
+  pageCount: number;
+  epubDivinaCompatible: boolean;
+  epubIsKepub: boolean;
+  lastModifiedDate: string;
+}
+
+/** What page, file and resource endpoints need, without the metadata. */
+export interface BookFileView {
+  id: string;
+  seriesId: string;
+  name: string;
+  url: string;
+  fileSize: number;
+  media: BookMediaView;
+  access: BookAccess;
 }

@@ -1,4 +1,4 @@
-import type { BookFileView } from '../db/queries/books.js';
+import type { BookFileView } from '../domain/book.js';
 import type { MediaRepository } from '../domain/ports.js';
 import type { StoredPage } from '../domain/media.js';
 import { badRequest, notFound, QuireError } from '../domain/errors.js';

@@ -1,7 +1,7 @@
 import type { BookMetadataUpdateDto, SeriesMetadataUpdateDto } from '@quire/api';
 import type { BookRepository, MetadataRepository, SeriesRepository } from '../domain/ports.js';
 import type { Author, BookMetadataChanges, SeriesMetadataChanges, WebLink } from '../domain/metadata.js';
-import { sortKey } from '../db/search/text.js';
+import { sortKey } from '../domain/text.js';
 import { invalid, notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
 import { PRIORITY, type Task } from '../tasks/definitions.js';

@@ -1,6 +1,7 @@
 import type { Db } from '../database.js';
 import type { AggregationRecord, Dated, SeriesMetadata } from '../../domain/metadata.js';
-import { sharingLabels, type BookAccess } from './books.js';
+import type { BookAccess } from '../../domain/book.js';
+import { sharingLabels } from './books.js';
 
 /** Read model of a series, shaped for SeriesDto (api.md §4.2), with the caller's read counts. */
 

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BookDto, BookPageDto, MediaDto, R2PositionsDto, WPLinkDto, WPPublicationDto } from '@quire/api';
-import type { BookMediaView, BookView } from '../../db/queries/books.js';
+import type { BookMediaView } from '../../domain/book.js';
+import type { BookView } from '../../db/queries/books.js';
 import { mediaProfileOf } from '../../library/book-analyzer.js';
 import type { ListedPage } from '../../library/book-pages.js';
 import type { EpubExtension } from '../../library/book-analyzer.js';
