@@ -65,7 +65,7 @@ export class Sessions {
     }
     const now = this.d.now();
     if (!session.confirmed || now - Date.parse(session.lastAccessDate) >= TOUCH_EVERY_MS)
-      await this.d.sessions.touch(idHash, new Date(now).toISOString());
+      await this.d.sessions.touch(idHash, new Date(now));
     return session.userId;
   }
 

@@ -154,7 +154,7 @@ export class Users {
       if (!change.currentPassword) throw invalid([{ fieldName: 'currentPassword', message: 'must not be blank' }]);
       await this.d.confirmPassword(user, change.currentPassword, context.client);
     }
-    await this.d.users.setPassword(id, await hashPassword(change.password), new Date(this.d.now()).toISOString());
+    await this.d.users.setPassword(id, await hashPassword(change.password), new Date(this.d.now()));
     await this.d.rememberMe.revokeAll(id);
     await this.d.sessions.expireAll(id, self ? actor.sessionId : undefined);
   }

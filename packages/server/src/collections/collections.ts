@@ -69,9 +69,11 @@ function checkName(name: string | undefined, blankMessage: string): string | und
 
 export class CollectionService {
   private readonly now: () => string;
+  private readonly clock: () => Date;
 
   constructor(private readonly d: CollectionServiceDeps) {
     const clock = d.now ?? (() => new Date());
+    this.clock = clock;
     this.now = () => clock().toISOString();
   }
 
@@ -192,7 +194,7 @@ export class CollectionService {
           .map((m) => m.seriesId);
         seriesIds = [...wanted, ...hidden];
       }
-      await repo.update(id, { name, ordered: patch.ordered, seriesIds }, this.now());
+      await repo.update(id, { name, ordered: patch.ordered, seriesIds }, this.clock());
       return seriesIds ?? (await repo.memberIds(id));
     });
     this.d.events.emit({ type: 'CollectionChanged', data: { collectionId: id, seriesIds: memberIds } });
@@ -224,7 +226,7 @@ export class CollectionService {
         await repo.insert({ id, name: trimmed, ordered: false, createdDate: this.now() }, [seriesId]);
         return { type: 'CollectionAdded' as const, id };
       }
-      if (!(await repo.append(found.id, seriesId, this.now()))) return null;
+      if (!(await repo.append(found.id, seriesId, this.clock()))) return null;
       return { type: 'CollectionChanged' as const, id: found.id };
     });
     if (!outcome) return;

@@ -86,9 +86,11 @@ const SORT_KEYS: Record<ReadListSortProperty, (r: ReadListCounts) => string> = {
 
 export class ReadListService {
   private readonly now: () => string;
+  private readonly clock: () => Date;
 
   constructor(private readonly d: ReadListServiceDeps) {
     const clock = d.now ?? (() => new Date());
+    this.clock = clock;
     this.now = () => clock().toISOString();
   }
 
@@ -229,7 +231,7 @@ export class ReadListService {
           .map((m) => m.bookId);
         bookIds = [...wanted, ...hidden];
       }
-      await repo.update(id, { name, summary: patch.summary, ordered: patch.ordered, bookIds }, this.now());
+      await repo.update(id, { name, summary: patch.summary, ordered: patch.ordered, bookIds }, this.clock());
       return bookIds ?? (await repo.memberIds(id));
     });
     this.d.events.emit({ type: 'ReadListChanged', data: { readListId: id, bookIds: memberIds } });
@@ -265,7 +267,7 @@ export class ReadListService {
         ]);
         return { type: 'ReadListAdded' as const, id };
       }
-      if (!(await repo.add(found.id, bookId, number, this.now()))) return null;
+      if (!(await repo.add(found.id, bookId, number, this.clock()))) return null;
       return { type: 'ReadListChanged' as const, id: found.id };
     });
     if (!outcome) return;

@@ -56,9 +56,9 @@ export interface LibraryRepository {
   /** Sorted by lower-cased name (api.md §3.1). */
   list(): Promise<Library[]>;
   find(id: string): Promise<Library | undefined>;
-  insert(library: Library, now: string): Promise<void>;
-  update(library: Library, now: string): Promise<void>;
-  setUnavailable(id: string, date: string | null): Promise<void>;
+  insert(library: Library, now: Date): Promise<void>;
+  update(library: Library, now: Date): Promise<void>;
+  setUnavailable(id: string, date: Date | null): Promise<void>;
   /**
    * Removes the library row, its users' sharing entries and its sidecar rows; series and books (and
    * everything hanging from them) go with it through the foreign keys' cascades.
@@ -77,9 +77,9 @@ export interface SeriesRepository {
   findDeletedOutside(libraryId: string): Promise<SeriesRecord[]>;
   findDeletedIds(libraryId: string): Promise<string[]>;
   /** Series row, its metadata (`title = titleSort = name` by default) and an empty book-metadata aggregation. */
-  insert(series: readonly NewSeries[], now: string): Promise<void>;
-  updateFileLastModified(id: string, fileLastModified: number, now: string): Promise<void>;
-  softDelete(ids: readonly string[], now: string): Promise<void>;
+  insert(series: readonly NewSeries[], now: Date): Promise<void>;
+  updateFileLastModified(id: string, fileLastModified: number, now: Date): Promise<void>;
+  softDelete(ids: readonly string[], now: Date): Promise<void>;
   titles(id: string): Promise<
     | {
         title: string;
@@ -93,8 +93,8 @@ export interface SeriesRepository {
    * Brings a soft-deleted series back at a new place (rename/move, engine.md §2.7): it keeps its id, its
    * metadata, its thumbnails and collections; its url, name, library and time are the walked ones.
    */
-  revive(id: string, to: Omit<NewSeries, 'id'>, now: string): Promise<void>;
-  setBookCount(id: string, bookCount: number, now: string): Promise<void>;
+  revive(id: string, to: Omit<NewSeries, 'id'>, now: Date): Promise<void>;
+  setBookCount(id: string, bookCount: number, now: Date): Promise<void>;
   /** Hard delete; books, metadata, thumbnails rows… go through the foreign keys' cascades. */
   hardDelete(ids: readonly string[]): Promise<void>;
 }
@@ -112,7 +112,7 @@ export interface BookRepository {
   /** Soft-deleted books of the library, whatever the state of their series. */
   findDeleted(libraryId: string): Promise<BookRecord[]>;
   /** Book rows, their metadata and a `Media(status = UNKNOWN)` each (engine.md §2.4 `addBooks`). */
-  insert(books: readonly NewBook[], now: string): Promise<void>;
+  insert(books: readonly NewBook[], now: Date): Promise<void>;
   /** A changed file (engine.md §2.5): new time, size and hash; its media becomes OUTDATED when `outdated`. */
   updateFile(
     change: {
@@ -122,12 +122,12 @@ export interface BookRepository {
       fileHash: string;
       outdated: boolean;
     },
-    now: string,
+    now: Date,
   ): Promise<void>;
-  setFileHash(id: string, fileHash: string, now: string): Promise<void>;
-  softDelete(ids: readonly string[], now: string): Promise<void>;
+  setFileHash(id: string, fileHash: string, now: Date): Promise<void>;
+  softDelete(ids: readonly string[], now: Date): Promise<void>;
   /** Soft-deletes the live books of these series. */
-  softDeleteInSeries(seriesIds: readonly string[], now: string): Promise<void>;
+  softDeleteInSeries(seriesIds: readonly string[], now: Date): Promise<void>;
   titleOf(id: string): Promise<
     | {
         title: string;
@@ -145,7 +145,7 @@ export interface BookRepository {
       NewBook,
       'seriesId' | 'libraryId' | 'name' | 'url' | 'fileSize' | 'fileLastModified' | 'fileHash' | 'oneshot' | 'title'
     >,
-    now: string,
+    now: Date,
   ): Promise<void>;
   /** Every book of the series (soft-deleted ones included) with what numbering needs. */
   numberingOf(seriesId: string): Promise<BookNumbering[]>;
@@ -156,7 +156,7 @@ export interface BookRepository {
       metadataNumber: string;
       metadataNumberSort: number;
     },
-    now: string,
+    now: Date,
   ): Promise<void>;
   /** Live books of the library whose media is UNKNOWN or OUTDATED (engine.md §8.3). */
   findToAnalyze(libraryId: string): Promise<
@@ -204,7 +204,7 @@ export interface BookRepository {
       fileHash: string;
       fileHashKoreader: string;
     },
-    now: string,
+    now: Date,
   ): Promise<void>;
   /** Hard delete; metadata, media, pages, thumbnail rows and read progress go through the cascades. */
   hardDelete(ids: readonly string[]): Promise<void>;
@@ -230,7 +230,7 @@ export interface MediaRepository {
    * name, media type and size) are kept. When an OUTDATED book's page count changed, every user's progress
    * is adjusted (engine.md §4.5): completed → last page, else page 1. Returns the previous media, if any.
    */
-  save(bookId: string, a: MediaAnalysis, now: string): Promise<StoredMedia | undefined>;
+  save(bookId: string, a: MediaAnalysis, now: Date): Promise<StoredMedia | undefined>;
   /** Stores page hashes (0-based page numbers). */
   setPageHashes(
     bookId: string,
@@ -264,17 +264,17 @@ export interface MetadataRepository {
   findBooks(bookIds: readonly string[]): Promise<Map<string, BookMetadata>>;
   findSeries(seriesId: string): Promise<SeriesMetadata | undefined>;
   /** Writes the fields present in `changes`; false when the book has no metadata row. */
-  updateBook(bookId: string, changes: BookMetadataChanges, now: string): Promise<boolean>;
+  updateBook(bookId: string, changes: BookMetadataChanges, now: Date): Promise<boolean>;
   /** Several books in one transaction; returns the ids that had a metadata row. */
   updateBooks(
     updates: readonly {
       bookId: string;
       changes: BookMetadataChanges;
     }[],
-    now: string,
+    now: Date,
   ): Promise<string[]>;
   /** Writes the fields present in `changes`; false when the series has no metadata row. */
-  updateSeries(seriesId: string, changes: SeriesMetadataChanges, now: string): Promise<boolean>;
+  updateSeries(seriesId: string, changes: SeriesMetadataChanges, now: Date): Promise<boolean>;
   /**
    * Every book of the series, soft-deleted ones included (engine.md §6.9), ordered by `numberSort` then
    * position in the series.
@@ -282,14 +282,14 @@ export interface MetadataRepository {
   aggregationSources(seriesId: string): Promise<AggregationSource[]>;
   findAggregation(seriesId: string): Promise<AggregationRecord | undefined>;
   /** Replaces the aggregation of a series (creating its row if a series somehow lacks one). */
-  replaceAggregation(seriesId: string, aggregation: AggregationRecord, now: string): Promise<void>;
+  replaceAggregation(seriesId: string, aggregation: AggregationRecord, now: Date): Promise<void>;
 }
 
 export interface ThumbnailRepository {
   findById(owner: ThumbnailOwner, id: string): Promise<StoredThumbnail | undefined>;
   /** In insertion order (ids sort by creation time). */
   findAllByOwner(owner: ThumbnailOwner, ownerId: string): Promise<StoredThumbnail[]>;
-  insert(t: NewThumbnail, now?: string): Promise<StoredThumbnail>;
+  insert(t: NewThumbnail, now?: Date): Promise<StoredThumbnail>;
   /** Makes `id` the only selected poster of its owner, in one transaction. */
   markSelected(owner: ThumbnailOwner, ownerId: string, id: string): Promise<void>;
   delete(owner: ThumbnailOwner, ids: readonly string[]): Promise<void>;
@@ -327,7 +327,7 @@ export interface ReadProgressRepository {
    * nothing was updated (call it in a transaction): no UPSERT, whose conflict clause SQLite would also impose on
    * the statements of triggers on this table.
    */
-  save(rows: readonly NewReadProgress[], now: string): Promise<void>;
+  save(rows: readonly NewReadProgress[], now: Date): Promise<void>;
   delete(bookIds: readonly string[], userId: string): Promise<void>;
   /** A book with its media and access facts; undefined when unknown. */
   book(bookId: string): Promise<ProgressBook | undefined>;
@@ -374,10 +374,10 @@ export interface CollectionRepository {
       ordered?: boolean;
       seriesIds?: readonly string[];
     },
-    now: string,
+    now: Date,
   ): Promise<void>;
   /** Appends the series after the last member, unless it is already in. Returns whether it was added. */
-  append(id: string, seriesId: string, now: string): Promise<boolean>;
+  append(id: string, seriesId: string, now: Date): Promise<boolean>;
   delete(ids: readonly string[]): Promise<void>;
   /** Collections without any member. */
   emptyIds(): Promise<string[]>;
@@ -426,13 +426,13 @@ export interface ReadListRepository {
       ordered?: boolean;
       bookIds?: readonly string[];
     },
-    now: string,
+    now: Date,
   ): Promise<void>;
   /**
    * Adds the book unless it is already in (engine.md §6.10): at `number` when given and free, else after
    * the last position. Returns whether it was added.
    */
-  add(id: string, bookId: string, number: number | null, now: string): Promise<boolean>;
+  add(id: string, bookId: string, number: number | null, now: Date): Promise<boolean>;
   delete(ids: readonly string[]): Promise<void>;
   /** Read lists without any book. */
   emptyIds(): Promise<string[]>;
@@ -447,14 +447,14 @@ export interface PosterRepository {
   findById(owner: PosterOwner, id: string): Promise<StoredPoster | undefined>;
   findSelected(owner: PosterOwner, ownerId: string): Promise<StoredPoster | undefined>;
   /** Inserts the poster; when it is selected, the owner's other posters are unselected in the same transaction. */
-  insert(p: Omit<StoredPoster, 'createdDate'>, now: string): Promise<StoredPoster>;
+  insert(p: Omit<StoredPoster, 'createdDate'>, now: Date): Promise<StoredPoster>;
   /** `id` becomes the one selected poster of its owner. */
-  markSelected(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<void>;
+  markSelected(owner: PosterOwner, ownerId: string, id: string, now: Date): Promise<void>;
   /**
    * Deletes one poster; if it was the selected one, the oldest remaining poster is selected (Komga's
    * housekeeping). Returns the poster selected instead, if any.
    */
-  delete(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<StoredPoster | undefined>;
+  delete(owner: PosterOwner, ownerId: string, id: string, now: Date): Promise<StoredPoster | undefined>;
 }
 
 export interface UserRepository {
@@ -466,7 +466,7 @@ export interface UserRepository {
   insert(user: StoredUser): Promise<void>;
   /** Rewrites everything but the e-mail, the password and the creation date. */
   update(user: StoredUser): Promise<void>;
-  setPassword(id: string, passwordHash: string, now: string): Promise<void>;
+  setPassword(id: string, passwordHash: string, now: Date): Promise<void>;
   /** Roles, sharing, sessions and API keys go with the user (foreign keys cascade). */
   delete(id: string): Promise<void>;
 }
@@ -475,7 +475,7 @@ export interface SessionRepository {
   insert(session: StoredSession): Promise<void>;
   find(idHash: string): Promise<StoredSession | undefined>;
   /** Records a use; the first one confirms the session. */
-  touch(idHash: string, now: string): Promise<void>;
+  touch(idHash: string, now: Date): Promise<void>;
   delete(idHash: string): Promise<void>;
   /** Every session of the user, except `keepIdHash`'s when given. Returns how many were removed. */
   deleteByUser(userId: string, keepIdHash?: string): Promise<number>;

@@ -243,7 +243,7 @@ export class BookAnalyzer {
     const analysis = file
       ? await this.analyze(file, { analyzeDimensions: target.analyzeDimensions })
       : failed('ERROR', null, 'ERR_1018');
-    await this.d.media.save(bookId, analysis, (this.d.now?.() ?? new Date()).toISOString());
+    await this.d.media.save(bookId, analysis, this.d.now?.() ?? new Date());
     this.d.events.emit({
       type: 'BookChanged',
       data: { bookId, seriesId: target.seriesId, libraryId: target.libraryId },

@@ -151,8 +151,8 @@ export class BookConverter {
     }
   }
 
-  private now(): string {
-    return (this.d.now?.() ?? new Date()).toISOString();
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
   }
 }
 

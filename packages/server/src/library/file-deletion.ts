@@ -113,7 +113,7 @@ export class FileDeletion {
     const root = await this.rootOf(book.libraryId);
     if (!root) return;
     if (!(await this.removeBookFiles(book, root))) return;
-    await this.d.books.softDelete([book.id], this.now().toISOString());
+    await this.d.books.softDelete([book.id], this.now());
     this.d.events.emit({
       type: 'BookChanged',
       data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId },
@@ -145,14 +145,14 @@ export class FileDeletion {
     await this.removeSidecarPosters('series', seriesId, root);
     if ((await stat(folder).catch(() => null))?.isDirectory()) await this.removeIfEmpty(folder, root);
 
-    const nowIso = this.now().toISOString();
+    const now = this.now();
     const trashSeries = remaining === 0 && !series.deletedDate;
     await this.d.uow.run(async ({ books, series }) => {
       await books.softDelete(
         removed.map((b) => b.id),
-        nowIso,
+        now,
       );
-      if (trashSeries) await series.softDelete([seriesId], nowIso);
+      if (trashSeries) await series.softDelete([seriesId], now);
     });
     for (const b of removed)
       this.d.events.emit({ type: 'BookChanged', data: { bookId: b.id, seriesId, libraryId: b.libraryId } });

@@ -59,7 +59,7 @@ export class LibraryLifecycle {
       ...libraryOptions(definedOptions(input)),
     };
     library.root = await this.validate(library);
-    await this.d.libraries.insert(library, this.now().toISOString());
+    await this.d.libraries.insert(library, this.now());
     this.d.scheduler.schedule(library);
     await this.d.tasks.submit([{ kind: 'ScanLibrary', libraryId: library.id, deep: false }], PRIORITY.DEFAULT);
     this.d.events.emit({ type: 'LibraryAdded', data: { libraryId: library.id } });
@@ -80,7 +80,7 @@ export class LibraryLifecycle {
       ...libraryOptions({ ...pickOptions(before), ...patch }),
     };
     after.root = await this.validate(after);
-    await this.d.libraries.update(after, this.now().toISOString());
+    await this.d.libraries.update(after, this.now());
 
     if (before.scanInterval !== after.scanInterval) this.d.scheduler.schedule(after);
     if (libraryUpdateNeedsScan(before, after))

@@ -118,7 +118,7 @@ export class LibraryScanner {
       if (!(err instanceof DirectoryNotAccessibleError)) throw err;
       // §2.4.1: a missing mount deletes nothing.
       d.logger.warn({ libraryId, root: library.root, code: err.code }, 'Library root not accessible; scan skipped');
-      await d.libraries.setUnavailable(libraryId, this.now().toISOString());
+      await d.libraries.setUnavailable(libraryId, this.now());
       d.events.emit({ type: 'LibraryChanged', data: { libraryId } });
       return { ...outcome, unavailable: true };
     }
@@ -153,7 +153,7 @@ export class LibraryScanner {
     const booksById = new Map([...storedBooks, ...otherBooks].map((b) => [b.id, b]));
     const seriesById = new Map([...storedSeries, ...otherSeries].map((s) => [s.id, s]));
     const oneshotByUrl = new Map(walk.series.flatMap((s) => s.books.map((b) => [b.url, b.oneshot] as const)));
-    const nowIso = this.now().toISOString();
+    const now = this.now();
     const toSort = new Set(result.toSort);
     const missingSeries = new Set(result.series.missing);
 
@@ -162,7 +162,7 @@ export class LibraryScanner {
     const sortSeries = async (seriesId: string, tx: Repositories) => {
       const { books, bookCount } = numberBooks(await tx.books.numberingOf(seriesId));
       for (const b of books) {
-        if (b.changed) await tx.books.setNumbers(b.id, b, nowIso);
+        if (b.changed) await tx.books.setNumbers(b.id, b, now);
         if (b.refreshNumbers)
           followUps.push({
             kind: 'RefreshBookMetadata',
@@ -171,7 +171,7 @@ export class LibraryScanner {
             capabilities: ['NUMBER', 'NUMBER_SORT'],
           });
       }
-      await tx.series.setBookCount(seriesId, bookCount, nowIso);
+      await tx.series.setBookCount(seriesId, bookCount, now);
       if (!refreshed.has(seriesId)) {
         refreshed.add(seriesId);
         followUps.push({ kind: 'RefreshSeriesMetadata', seriesId });
@@ -188,10 +188,10 @@ export class LibraryScanner {
     for (let i = 0; i < missingSeriesIds.length; i += MISSING_PER_UNIT) {
       const ids = missingSeriesIds.slice(i, i + MISSING_PER_UNIT);
       units.push(async (tx) => {
-        await tx.series.softDelete(ids, nowIso);
+        await tx.series.softDelete(ids, now);
         await tx.books.softDelete(
           ids.flatMap((id) => missingBooksBySeries.get(id) ?? []),
-          nowIso,
+          now,
         );
         for (const id of ids) {
           seriesEvent('SeriesChanged', id);
@@ -202,7 +202,7 @@ export class LibraryScanner {
     for (const [seriesId, bookIds] of missingBooksBySeries) {
       if (missingSeries.has(seriesId)) continue;
       units.push(async (tx) => {
-        await tx.books.softDelete(bookIds, nowIso);
+        await tx.books.softDelete(bookIds, now);
         for (const id of bookIds) bookEvent('BookChanged', id, seriesId);
         await sortSeries(seriesId, tx);
       });
@@ -230,7 +230,7 @@ export class LibraryScanner {
     ) => {
       // §2.5: changed books.
       for (const c of changed) {
-        await tx.books.updateFile(c, nowIso);
+        await tx.books.updateFile(c, now);
         bookEvent('BookChanged', c.id, c.seriesId);
         outcome.booksChanged++;
       }
@@ -251,7 +251,7 @@ export class LibraryScanner {
           const old = ab.restoredFrom;
           const oldTitle = await tx.books.titleOf(old.id);
           const { title, refreshTitle } = restoredBookTitle(oldTitle ?? { title: wb.name, titleLock: false }, wb.name);
-          await tx.books.revive(old.id, { ...base, fileHash: ab.fileHash || old.fileHash, title }, nowIso);
+          await tx.books.revive(old.id, { ...base, fileHash: ab.fileHash || old.fileHash, title }, now);
           if (refreshTitle)
             followUps.push({ kind: 'RefreshBookMetadata', bookId: old.id, seriesId, capabilities: ['TITLE'] });
           const before = booksById.get(old.id);
@@ -272,7 +272,7 @@ export class LibraryScanner {
           outcome.booksAdded++;
         }
       }
-      await tx.books.insert(inserted, nowIso);
+      await tx.books.insert(inserted, now);
       await sortSeries(seriesId, tx);
     };
 
@@ -292,14 +292,14 @@ export class LibraryScanner {
           seriesId = added.restoredFrom.id;
           const old = await tx.series.titles(seriesId);
           const titles = old ? restoredSeriesTitles(old, ws.name) : initialSeriesMetadata(ws.name);
-          await tx.series.revive(seriesId, { ...base, ...titles }, nowIso);
+          await tx.series.revive(seriesId, { ...base, ...titles }, now);
           seriesEvent('SeriesChanged', seriesId);
           const from = seriesById.get(seriesId);
           if (from && from.libraryId !== libraryId)
             events.push({ type: 'SeriesDeleted', data: { seriesId, libraryId: from.libraryId } });
         } else {
           seriesId = newId();
-          await tx.series.insert([{ id: seriesId, ...base, ...initialSeriesMetadata(ws.name) }], nowIso);
+          await tx.series.insert([{ id: seriesId, ...base, ...initialSeriesMetadata(ws.name) }], now);
           seriesEvent('SeriesAdded', seriesId);
           outcome.seriesAdded++;
         }
@@ -314,7 +314,7 @@ export class LibraryScanner {
       units.push(async (tx) => {
         const c = changedSeries.get(seriesId);
         if (c) {
-          if (c.timeChanged) await tx.series.updateFileLastModified(c.id, c.fileLastModified, nowIso);
+          if (c.timeChanged) await tx.series.updateFileLastModified(c.id, c.fileLastModified, now);
           seriesEvent('SeriesChanged', c.id);
         }
         await writeBooks(seriesId, changedBooks.get(seriesId) ?? [], addedToExisting.get(seriesId) ?? [], tx);
@@ -367,7 +367,7 @@ export class LibraryScanner {
     } catch {
       return false;
     }
-    if (hash !== book.fileHash) await this.d.books.setFileHash(bookId, hash, this.now().toISOString());
+    if (hash !== book.fileHash) await this.d.books.setFileHash(bookId, hash, this.now());
     return true;
   }
 

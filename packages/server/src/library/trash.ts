@@ -36,7 +36,7 @@ export class Trash {
 
     const goneBooks = [...booksOfDeletedSeries, ...deletedBooks];
     const survivors = [...new Set(deletedBooks.map((b) => b.seriesId))];
-    const nowIso = this.now().toISOString();
+    const now = this.now();
 
     await d.uow.run(async (tx) => {
       await tx.books.hardDelete(goneBooks.map((b) => b.id));
@@ -44,8 +44,8 @@ export class Trash {
       // §12.2.3: books 2 and 3 become numbers 1 and 2.
       for (const seriesId of survivors) {
         const { books, bookCount } = numberBooks(await tx.books.numberingOf(seriesId));
-        for (const b of books) if (b.changed) await tx.books.setNumbers(b.id, b, nowIso);
-        await tx.series.setBookCount(seriesId, bookCount, nowIso);
+        for (const b of books) if (b.changed) await tx.books.setNumbers(b.id, b, now);
+        await tx.series.setBookCount(seriesId, bookCount, now);
       }
     });
     await deleteThumbnailFiles(d.dataDir, { bookIds: goneBooks.map((b) => b.id), seriesIds: deletedSeries });

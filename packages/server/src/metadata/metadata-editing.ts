@@ -194,8 +194,8 @@ export class MetadataEditing {
     },
   ) {}
 
-  private now(): string {
-    return (this.d.now?.() ?? new Date()).toISOString();
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
   }
 
   /** 404 for an unknown book, 400 with the violations for an invalid body. */

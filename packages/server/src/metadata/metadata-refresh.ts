@@ -136,8 +136,8 @@ export class MetadataRefresh {
     },
   ) {}
 
-  private now(): string {
-    return (this.d.now?.() ?? new Date()).toISOString();
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
   }
 
   /** POST /books/{id}/metadata/refresh (api.md §3.2): the book's metadata and local artwork, at high priority. */

@@ -235,7 +235,7 @@ export class ReadProgressService {
 
   private async save(userId: string, rows: NewReadProgress[]): Promise<void> {
     if (rows.length === 0) return;
-    const now = this.now().toISOString();
+    const now = this.now();
     await this.d.uow.run(({ readProgress }) => readProgress.save(rows, now));
     for (const r of rows) this.d.events.emit({ type: 'ReadProgressChanged', data: { bookId: r.bookId, userId } });
   }

@@ -138,7 +138,8 @@ export class KyselyBookRepository implements BookRepository {
   }
 
   /** Book rows, their metadata and a `Media(status = UNKNOWN)` each (engine.md §2.4 `addBooks`). */
-  async insert(books: readonly NewBook[], now: string, t: Db = this.db): Promise<void> {
+  async insert(books: readonly NewBook[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(books)) {
       await t
         .insertInto('book')
@@ -182,9 +183,10 @@ export class KyselyBookRepository implements BookRepository {
   /** A changed file (engine.md §2.5): new time, size and hash; its media becomes OUTDATED when `outdated`. */
   async updateFile(
     change: { id: string; fileSize: number; fileLastModified: number; fileHash: string; outdated: boolean },
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('book')
       .set({
@@ -204,18 +206,21 @@ export class KyselyBookRepository implements BookRepository {
     }
   }
 
-  async setFileHash(id: string, fileHash: string, now: string, t: Db = this.db): Promise<void> {
+  async setFileHash(id: string, fileHash: string, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t.updateTable('book').set({ file_hash: fileHash, last_modified_date: now }).where('id', '=', id).execute();
   }
 
-  async softDelete(ids: readonly string[], now: string, t: Db = this.db): Promise<void> {
+  async softDelete(ids: readonly string[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(ids)) {
       await t.updateTable('book').set({ deleted_date: now, last_modified_date: now }).where('id', 'in', part).execute();
     }
   }
 
   /** Soft-deletes the live books of these series. */
-  async softDeleteInSeries(seriesIds: readonly string[], now: string, t: Db = this.db): Promise<void> {
+  async softDeleteInSeries(seriesIds: readonly string[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(seriesIds)) {
       await t
         .updateTable('book')
@@ -245,9 +250,10 @@ export class KyselyBookRepository implements BookRepository {
       NewBook,
       'seriesId' | 'libraryId' | 'name' | 'url' | 'fileSize' | 'fileLastModified' | 'fileHash' | 'oneshot' | 'title'
     >,
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('book')
       .set({
@@ -305,9 +311,10 @@ export class KyselyBookRepository implements BookRepository {
   async setNumbers(
     id: string,
     numbers: { number: number; metadataNumber: string; metadataNumberSort: number },
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t.updateTable('book').set({ number: numbers.number }).where('id', '=', id).execute();
     await t
       .updateTable('book_metadata')
@@ -419,9 +426,10 @@ export class KyselyBookRepository implements BookRepository {
   async replaceFile(
     id: string,
     file: { url: string; fileSize: number; fileLastModified: number; fileHash: string; fileHashKoreader: string },
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('book')
       .set({

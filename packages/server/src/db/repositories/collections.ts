@@ -78,7 +78,8 @@ export class KyselyPosterRepository implements PosterRepository {
   }
 
   /** Inserts the poster; when it is selected, the owner's other posters are unselected in the same transaction. */
-  async insert(p: Omit<StoredPoster, 'createdDate'>, now: string): Promise<StoredPoster> {
+  async insert(p: Omit<StoredPoster, 'createdDate'>, at: Date): Promise<StoredPoster> {
+    const now = at.toISOString();
     await atomically(this.db, async (tx) => {
       if (p.selected) await this.unselectAll(tx, p.owner, p.ownerId, now);
       await tx
@@ -101,7 +102,8 @@ export class KyselyPosterRepository implements PosterRepository {
   }
 
   /** `id` becomes the one selected poster of its owner. */
-  async markSelected(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<void> {
+  async markSelected(owner: PosterOwner, ownerId: string, id: string, at: Date): Promise<void> {
+    const now = at.toISOString();
     await atomically(this.db, async (tx) => {
       await this.unselectAll(tx, owner, ownerId, now);
       await tx
@@ -116,7 +118,8 @@ export class KyselyPosterRepository implements PosterRepository {
    * Deletes one poster; if it was the selected one, the oldest remaining poster is selected (Komga's
    * housekeeping). Returns the poster selected instead, if any.
    */
-  async delete(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<StoredPoster | undefined> {
+  async delete(owner: PosterOwner, ownerId: string, id: string, at: Date): Promise<StoredPoster | undefined> {
+    const now = at.toISOString();
     return atomically(this.db, async (tx) => {
       await tx.deleteFrom(posterTable(owner)).where('id', '=', id).execute();
       const remaining = await this.findAllByOwner(owner, ownerId, tx);
@@ -337,8 +340,9 @@ export class KyselyCollectionRepository implements CollectionRepository {
   async update(
     id: string,
     patch: { name?: string; ordered?: boolean; seriesIds?: readonly string[] },
-    now: string,
+    at: Date,
   ): Promise<void> {
+    const now = at.toISOString();
     await atomically(this.db, async (db) => {
       await db
         .updateTable('collection')
@@ -357,7 +361,8 @@ export class KyselyCollectionRepository implements CollectionRepository {
   }
 
   /** Appends the series after the last member, unless it is already in. Returns whether it was added. */
-  async append(id: string, seriesId: string, now: string): Promise<boolean> {
+  async append(id: string, seriesId: string, at: Date): Promise<boolean> {
+    const now = at.toISOString();
     return atomically(this.db, async (db) => {
       const present = await db
         .selectFrom('collection_series')

@@ -91,14 +91,16 @@ export class KyselyLibraryRepository implements LibraryRepository {
     return row && toLibrary(row);
   }
 
-  async insert(library: Library, now: string, t: Db = this.db): Promise<void> {
+  async insert(library: Library, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .insertInto('library')
       .values({ id: library.id, ...toColumns(library), created_date: now, last_modified_date: now })
       .execute();
   }
 
-  async update(library: Library, now: string, t: Db = this.db): Promise<void> {
+  async update(library: Library, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('library')
       .set({ ...toColumns(library), last_modified_date: now })
@@ -106,8 +108,12 @@ export class KyselyLibraryRepository implements LibraryRepository {
       .execute();
   }
 
-  async setUnavailable(id: string, date: string | null, t: Db = this.db): Promise<void> {
-    await t.updateTable('library').set({ unavailable_date: date }).where('id', '=', id).execute();
+  async setUnavailable(id: string, date: Date | null, t: Db = this.db): Promise<void> {
+    await t
+      .updateTable('library')
+      .set({ unavailable_date: date?.toISOString() ?? null })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**

@@ -124,7 +124,8 @@ export class KyselyMediaRepository implements MediaRepository {
    * name, media type and size) are kept. When an OUTDATED book's page count changed, every user's progress
    * is adjusted (engine.md §4.5): completed → last page, else page 1. Returns the previous media, if any.
    */
-  async save(bookId: string, a: MediaAnalysis, now: string): Promise<StoredMedia | undefined> {
+  async save(bookId: string, a: MediaAnalysis, at: Date): Promise<StoredMedia | undefined> {
+    const now = at.toISOString();
     return atomically(this.db, async (t) => {
       const before = await this.find(bookId, t);
       const oldHashes = new Map(

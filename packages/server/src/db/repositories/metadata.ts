@@ -212,7 +212,8 @@ export class KyselyMetadataRepository implements MetadataRepository {
   }
 
   /** Writes the fields present in `changes`; false when the book has no metadata row. */
-  async updateBook(bookId: string, changes: BookMetadataChanges, now: string, t: Db = this.db): Promise<boolean> {
+  async updateBook(bookId: string, changes: BookMetadataChanges, at: Date, t: Db = this.db): Promise<boolean> {
+    const now = at.toISOString();
     return atomically(t, async (tx) => {
       const res = await tx
         .updateTable('book_metadata')
@@ -251,18 +252,19 @@ export class KyselyMetadataRepository implements MetadataRepository {
   /** Several books in one transaction; returns the ids that had a metadata row. */
   async updateBooks(
     updates: readonly { bookId: string; changes: BookMetadataChanges }[],
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<string[]> {
     return atomically(t, async (tx) => {
       const updated: string[] = [];
-      for (const u of updates) if (await this.updateBook(u.bookId, u.changes, now, tx)) updated.push(u.bookId);
+      for (const u of updates) if (await this.updateBook(u.bookId, u.changes, at, tx)) updated.push(u.bookId);
       return updated;
     });
   }
 
   /** Writes the fields present in `changes`; false when the series has no metadata row. */
-  async updateSeries(seriesId: string, changes: SeriesMetadataChanges, now: string, t: Db = this.db): Promise<boolean> {
+  async updateSeries(seriesId: string, changes: SeriesMetadataChanges, at: Date, t: Db = this.db): Promise<boolean> {
+    const now = at.toISOString();
     return atomically(t, async (tx) => {
       const res = await tx
         .updateTable('series_metadata')
@@ -365,7 +367,8 @@ export class KyselyMetadataRepository implements MetadataRepository {
   }
 
   /** Replaces the aggregation of a series (creating its row if a series somehow lacks one). */
-  async replaceAggregation(seriesId: string, aggregation: AggregationRecord, now: string, t: Db = this.db) {
+  async replaceAggregation(seriesId: string, aggregation: AggregationRecord, at: Date, t: Db = this.db) {
+    const now = at.toISOString();
     await atomically(t, async (tx) => {
       const values = {
         release_date: aggregation.releaseDate,

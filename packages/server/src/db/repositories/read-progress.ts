@@ -86,7 +86,8 @@ export class KyselyReadProgressRepository implements ReadProgressRepository {
    * nothing was updated (call it in a transaction): no UPSERT, whose conflict clause SQLite would also impose on
    * the statements of triggers on this table.
    */
-  async save(rows: readonly NewReadProgress[], now: string): Promise<void> {
+  async save(rows: readonly NewReadProgress[], at: Date): Promise<void> {
+    const now = at.toISOString();
     for (const p of rows) {
       const values = {
         page: p.page,

@@ -230,8 +230,9 @@ export class KyselyReadListRepository implements ReadListRepository {
   async update(
     id: string,
     patch: { name?: string; summary?: string; ordered?: boolean; bookIds?: readonly string[] },
-    now: string,
+    at: Date,
   ): Promise<void> {
+    const now = at.toISOString();
     await atomically(this.db, async (db) => {
       await db
         .updateTable('readlist')
@@ -258,7 +259,8 @@ export class KyselyReadListRepository implements ReadListRepository {
    * Adds the book unless it is already in (engine.md §6.10): at `number` when given and free, else after
    * the last position. Returns whether it was added.
    */
-  async add(id: string, bookId: string, number: number | null, now: string): Promise<boolean> {
+  async add(id: string, bookId: string, number: number | null, at: Date): Promise<boolean> {
+    const now = at.toISOString();
     return atomically(this.db, async (db) => {
       const members = await db
         .selectFrom('readlist_book')

@@ -101,7 +101,8 @@ export class KyselySeriesRepository implements SeriesRepository {
   }
 
   /** Series row, its metadata (`title = titleSort = name` by default) and an empty book-metadata aggregation. */
-  async insert(series: readonly NewSeries[], now: string, t: Db = this.db): Promise<void> {
+  async insert(series: readonly NewSeries[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(series)) {
       await t
         .insertInto('series')
@@ -138,7 +139,8 @@ export class KyselySeriesRepository implements SeriesRepository {
     }
   }
 
-  async updateFileLastModified(id: string, fileLastModified: number, now: string, t: Db = this.db): Promise<void> {
+  async updateFileLastModified(id: string, fileLastModified: number, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('series')
       .set({ file_last_modified: iso(fileLastModified), last_modified_date: now })
@@ -146,7 +148,8 @@ export class KyselySeriesRepository implements SeriesRepository {
       .execute();
   }
 
-  async softDelete(ids: readonly string[], now: string, t: Db = this.db): Promise<void> {
+  async softDelete(ids: readonly string[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(ids)) {
       await t
         .updateTable('series')
@@ -176,7 +179,8 @@ export class KyselySeriesRepository implements SeriesRepository {
    * Brings a soft-deleted series back at a new place (rename/move, engine.md §2.7): it keeps its id, its
    * metadata, its thumbnails and collections; its url, name, library and time are the walked ones.
    */
-  async revive(id: string, to: Omit<NewSeries, 'id'>, now: string, t: Db = this.db): Promise<void> {
+  async revive(id: string, to: Omit<NewSeries, 'id'>, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('series')
       .set({
@@ -197,7 +201,8 @@ export class KyselySeriesRepository implements SeriesRepository {
       .execute();
   }
 
-  async setBookCount(id: string, bookCount: number, now: string, t: Db = this.db): Promise<void> {
+  async setBookCount(id: string, bookCount: number, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('series')
       .set({ book_count: bookCount, last_modified_date: now })

@@ -36,7 +36,8 @@ export class KyselySessionRepository implements SessionRepository {
   }
 
   /** Records a use; the first one confirms the session. */
-  async touch(idHash: string, now: string, t: Db = this.db): Promise<void> {
+  async touch(idHash: string, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t.updateTable('session').set({ last_access_date: now, confirmed: 1 }).where('id_hash', '=', idHash).execute();
   }
 

@@ -55,7 +55,8 @@ export class KyselyThumbnailRepository implements ThumbnailRepository {
     return rows.map((r) => toThumbnail(owner, r));
   }
 
-  async insert(t: NewThumbnail, now = new Date().toISOString()): Promise<StoredThumbnail> {
+  async insert(t: NewThumbnail, at = new Date()): Promise<StoredThumbnail> {
+    const now = at.toISOString();
     await this.db
       .insertInto(tableOf(t.owner))
       .values({

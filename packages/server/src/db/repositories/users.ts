@@ -79,7 +79,8 @@ export class KyselyUserRepository implements UserRepository {
     });
   }
 
-  async setPassword(id: string, passwordHash: string, now: string, t: Db = this.db): Promise<void> {
+  async setPassword(id: string, passwordHash: string, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('user')
       .set({ password_hash: passwordHash, last_modified_date: now })
