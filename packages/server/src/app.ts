@@ -5,6 +5,7 @@ import cookie from '@fastify/cookie';
 import type { Config } from './config.js';
 import { setMediaLimits } from './media/limits.js';
 import { openDatabase } from './db/database.js';
+import { createRepositories, createUnitOfWork } from './db/unit-of-work.js';
 import { createEventBus } from './events/bus.js';
 import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
@@ -14,7 +15,6 @@ import { createWorkerPool } from './tasks/worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
 import { createScheduler } from './tasks/scheduler.js';
-import { ClientSettingsRepository } from './db/repositories/client-settings.js';
 import { ClientSettings } from './settings/client-settings.js';
 import { ServerSettingsService } from './settings/settings-service.js';
 import { createFonts } from './fonts/fonts.js';
@@ -22,7 +22,6 @@ import { answerFrameworkError, registerErrorHandling } from './http/plugins/erro
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
 import { PdfService } from './media/pdf/index.js';
-import { MediaRepository } from './db/repositories/media.js';
 import { BookQueries } from './db/queries/books.js';
 import { SeriesQueries } from './db/queries/series.js';
 import { createBrowse } from './db/queries/browse.js';
@@ -30,10 +29,6 @@ import { BookAnalyzer } from './library/book-analyzer.js';
 import { BookPages } from './library/book-pages.js';
 import { BookConverter } from './library/book-converter.js';
 import { BookHasher } from './library/book-hasher.js';
-import { LibraryRepository } from './db/repositories/libraries.js';
-import { SeriesRepository } from './db/repositories/series.js';
-import { BookRepository } from './db/repositories/books.js';
-import { SidecarRepository } from './db/repositories/sidecars.js';
 import { LibraryScanner } from './library/library-scanner.js';
 import { LibraryLifecycle } from './library/library-lifecycle.js';
 import { LibraryFiles } from './library/library-files.js';
@@ -41,14 +36,11 @@ import { Trash } from './library/trash.js';
 import { createThumbnails } from './library/thumbnails.js';
 import { hashFile } from './media/hash.js';
 import { createCollections } from './collections/index.js';
-import { ReadProgressRepository } from './db/repositories/read-progress.js';
-import { ThumbnailRepository } from './db/repositories/thumbnails.js';
 import { ReferentialQueries } from './db/queries/referential.js';
 import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
-import { MetadataRepository } from './db/repositories/metadata.js';
 import { MetadataRefresh } from './metadata/metadata-refresh.js';
 import { MetadataEditing } from './metadata/metadata-editing.js';
 
@@ -76,8 +68,12 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const logger = logging.logger;
   const database = await openDatabase(join(config.dataDir, 'database.sqlite'));
   const db = database.db;
+  // Every service reaches the database through these ports: the repositories, and the unit of work that binds
+  // them to one transaction. This is the one place that knows they are Kysely's.
+  const repos = createRepositories(db);
+  const uow = createUnitOfWork(db);
   const events = createEventBus();
-  const settings = createSettingsStore(db);
+  const settings = createSettingsStore(repos.serverSettings);
   const stored = await settings.get();
   const contextPath = stored.serverContextPath ?? config.contextPath;
   const port = config.port === 0 ? 0 : (stored.serverPort ?? config.port);
@@ -86,18 +82,18 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   await tasks.reclaimOrphans();
   // Libraries: repositories, then the use cases; the scheduler is created here (started below) so that
   // creating, updating and deleting a library can arm and disarm its periodic scan.
-  const libraryRepository = new LibraryRepository(db);
-  const seriesRepository = new SeriesRepository(db);
-  const bookRepository = new BookRepository(db);
+  const libraryRepository = repos.libraries;
+  const seriesRepository = repos.series;
+  const bookRepository = repos.books;
   // Every file of a library is opened through this: resolved, and refused when links lead out of its root.
   const files = new LibraryFiles({ libraries: libraryRepository, logger });
-  const trash = new Trash({ db, series: seriesRepository, books: bookRepository, events, dataDir: config.dataDir });
+  const trash = new Trash({ uow, series: seriesRepository, books: bookRepository, events, dataDir: config.dataDir });
   const scanner = new LibraryScanner({
-    db,
+    uow,
     libraries: libraryRepository,
     series: seriesRepository,
     books: bookRepository,
-    sidecars: new SidecarRepository(db),
+    sidecars: repos.sidecars,
     events,
     tasks,
     hashFile: (path) => hashFile(path),
@@ -117,7 +113,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     trash,
     files,
     lifecycle: new LibraryLifecycle({
-      db,
+      uow,
       libraries: libraryRepository,
       series: seriesRepository,
       books: bookRepository,
@@ -130,10 +126,20 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   // The one PDF worker pool of the process: analysis, pages, posters and barcode pages render through it, and the
   // app closes it (its workers would otherwise outlive the app until they idle out).
   const pdf = new PdfService();
-  const thumbnails = createThumbnails({ db, events, settings, dataDir: config.dataDir, files, tasks, pdf, logger });
-  const collections = createCollections({ db, events, settings, thumbnails, dataDir: config.dataDir, logger });
+  const thumbnails = createThumbnails({
+    thumbnails: repos.thumbnails,
+    uow,
+    events,
+    settings,
+    dataDir: config.dataDir,
+    files,
+    tasks,
+    pdf,
+    logger,
+  });
+  const collections = createCollections({ repos, uow, events, settings, thumbnails, dataDir: config.dataDir, logger });
   // Books: read models, analysis, pages and hashing.
-  const media = new MediaRepository(db);
+  const media = repos.media;
   const books = {
     queries: new BookQueries(db),
     series: new SeriesQueries(db),
@@ -143,7 +149,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     hasher: new BookHasher({ media, libraries: libraryRepository, files }),
   };
   // Metadata: refresh tasks read ComicInfo.xml, OPF, series.json and barcodes; edits come from the API.
-  const metadataRepository = new MetadataRepository(db);
+  const metadataRepository = repos.metadata;
   const metadataDeps = { metadata: metadataRepository, books: bookRepository, series: seriesRepository, events };
   const metadataRefresh = new MetadataRefresh({
     ...metadataDeps,
@@ -158,16 +164,17 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }), refresh: metadataRefresh };
   // Read progress, referential values, and deleting files on disk (DeleteBook / DeleteSeries tasks).
   const reading = new ReadProgressService({
-    progress: new ReadProgressRepository(db),
+    progress: repos.readProgress,
+    uow,
     events,
     profileOf: mediaProfileOf,
   });
   const fileDeletion = new FileDeletion({
-    db,
+    uow,
     libraries: libraryRepository,
     series: seriesRepository,
     books: bookRepository,
-    thumbnails: new ThumbnailRepository(db),
+    thumbnails: repos.thumbnails,
     events,
     tasks,
     logger,
@@ -231,9 +238,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     db,
     events,
     settings,
-    accounts: createAccounts({ db, events, settings, config }),
+    accounts: createAccounts({ repos, uow, events, settings, config }),
     tasks,
-    clientSettings: new ClientSettings(new ClientSettingsRepository(db)),
+    clientSettings: new ClientSettings(repos.clientSettings),
     // Built during start-up, so `startedWith` is what the running process uses (port, context path).
     serverSettings: new ServerSettingsService({
       store: settings,

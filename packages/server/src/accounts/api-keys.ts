@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { newId } from '../domain/ids.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
-import type { ApiKeyRepository, StoredApiKey } from '../db/repositories/api-keys.js';
+import type { ApiKeyRepository } from '../domain/ports.js';
+import type { StoredApiKey } from '../domain/account.js';
 
 export const hashApiKey = (key: string) => createHash('sha512').update(key, 'utf8').digest('hex');
 

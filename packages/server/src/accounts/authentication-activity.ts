@@ -1,12 +1,8 @@
 import { newId } from '../domain/ids.js';
 import { forbidden, notFound } from '../domain/errors.js';
 import { isAdmin, type CurrentUser } from '../domain/user.js';
-import type {
-  ActivityPageRequest,
-  AuthenticationActivityRepository,
-  AuthenticationSource,
-  StoredActivity,
-} from '../db/repositories/authentication-activity.js';
+import type { AuthenticationActivityRepository } from '../domain/ports.js';
+import type { ActivityPageRequest, AuthenticationSource, StoredActivity } from '../domain/account.js';
 
 /** Rows older than this are purged (api.md §2.9: one month). */
 export const ACTIVITY_RETENTION_DAYS = 31;

@@ -1,7 +1,8 @@
 import { QuireError, invalid } from '../domain/errors.js';
 import type { CurrentUser } from '../domain/user.js';
 import type { SettingsStore } from '../domain/settings.js';
-import type { StoredUser, UserRepository } from '../db/repositories/users.js';
+import type { UserRepository } from '../domain/ports.js';
+import type { StoredUser } from '../domain/account.js';
 import type { ApiKeys } from './api-keys.js';
 import { hashApiKey } from './api-keys.js';
 import type { AuthenticationActivity, ClientInfo } from './authentication-activity.js';

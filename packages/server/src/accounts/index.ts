@@ -1,12 +1,7 @@
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Repositories, UnitOfWork } from '../domain/ports.js';
 import type { EventBus } from '../events/bus.js';
 import type { SettingsStore } from '../domain/settings.js';
-import { UserRepository } from '../db/repositories/users.js';
-import { SessionRepository } from '../db/repositories/sessions.js';
-import { ApiKeyRepository } from '../db/repositories/api-keys.js';
-import { AuthenticationActivityRepository } from '../db/repositories/authentication-activity.js';
-import { RememberMeTokenRepository } from '../db/repositories/remember-me-tokens.js';
 import { Users } from './users.js';
 import { Sessions } from './sessions.js';
 import { RememberMeTokens } from './remember-me.js';
@@ -16,7 +11,8 @@ import { LoginThrottle } from './login-throttle.js';
 import { Authenticator } from './authenticator.js';
 
 export interface AccountsDeps {
-  db: Db;
+  repos: Pick<Repositories, 'users' | 'sessions' | 'apiKeys' | 'activity' | 'rememberMeTokens'>;
+  uow: UnitOfWork;
   events: EventBus;
   settings: SettingsStore;
   config: Config;
@@ -29,20 +25,14 @@ export type Accounts = ReturnType<typeof createAccounts>;
 
 export function createAccounts(deps: AccountsDeps) {
   const now = deps.now ?? Date.now;
-  const repositories = {
-    users: new UserRepository(deps.db),
-    sessions: new SessionRepository(deps.db),
-    apiKeys: new ApiKeyRepository(deps.db),
-    activity: new AuthenticationActivityRepository(deps.db),
-    rememberMe: new RememberMeTokenRepository(deps.db),
-  };
+  const repositories = deps.repos;
   const sessions = new Sessions({
     sessions: repositories.sessions,
     events: deps.events,
     now,
     lifetimeMs: deps.config.sessionLifetimeMs,
   });
-  const rememberMe = new RememberMeTokens({ tokens: repositories.rememberMe, now });
+  const rememberMe = new RememberMeTokens({ tokens: repositories.rememberMeTokens, now });
   const activity = new AuthenticationActivity({ activity: repositories.activity, now });
   const apiKeys = new ApiKeys({ apiKeys: repositories.apiKeys, now });
   const throttle = new LoginThrottle({ activity: repositories.activity, now });
@@ -56,7 +46,7 @@ export function createAccounts(deps: AccountsDeps) {
     settings: deps.settings,
   });
   const users = new Users({
-    db: deps.db,
+    uow: deps.uow,
     users: repositories.users,
     activity: repositories.activity,
     sessions,

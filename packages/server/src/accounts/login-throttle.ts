@@ -1,5 +1,5 @@
 import { QuireError } from '../domain/errors.js';
-import type { AuthenticationActivityRepository } from '../db/repositories/authentication-activity.js';
+import type { AuthenticationActivityRepository } from '../domain/ports.js';
 import { ACTIVITY_RETENTION_DAYS } from './authentication-activity.js';
 
 /**

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { RememberMeTokenRepository, StoredRememberMeToken } from '../db/repositories/remember-me-tokens.js';
+import type { RememberMeTokenRepository } from '../domain/ports.js';
+import type { StoredRememberMeToken } from '../domain/account.js';
 
 /**
  * Remember-me tokens: 32 random bytes (base64url) in the `komga-remember-me` cookie, stored as an HMAC-SHA256

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EventBus } from '../events/bus.js';
-import type { SessionCutoffs, SessionRepository } from '../db/repositories/sessions.js';
+import type { SessionRepository } from '../domain/ports.js';
+import type { SessionCutoffs } from '../domain/account.js';
 import type { ClientInfo } from './authentication-activity.js';
 
 /** Idle timeout, as Komga's `server.servlet.session.timeout` (7 days). */
@@ -64,7 +65,7 @@ export class Sessions {
     }
     const now = this.d.now();
     if (!session.confirmed || now - Date.parse(session.lastAccessDate) >= TOUCH_EVERY_MS)
-      await this.d.sessions.touch(idHash, new Date(now).toISOString());
+      await this.d.sessions.touch(idHash, new Date(now));
     return session.userId;
   }
 

@@ -1,9 +1,8 @@
 import { newId } from '../domain/ids.js';
 import { QuireError, badRequest, forbidden, invalid, notFound } from '../domain/errors.js';
 import { ROLES, isAdmin, type AgeRestriction, type CurrentUser, type Role } from '../domain/user.js';
-import type { Db } from '../db/database.js';
-import type { StoredUser, UserRepository } from '../db/repositories/users.js';
-import type { AuthenticationActivityRepository } from '../db/repositories/authentication-activity.js';
+import type { StoredUser } from '../domain/account.js';
+import type { AuthenticationActivityRepository, UnitOfWork, UserRepository } from '../domain/ports.js';
 import type { ClientInfo } from './authentication-activity.js';
 import { hashPassword } from './passwords.js';
 import type { RememberMeTokens } from './remember-me.js';
@@ -43,7 +42,7 @@ export interface UserPatch {
 export class Users {
   constructor(
     private readonly d: {
-      db: Db;
+      uow: UnitOfWork;
       users: UserRepository;
       activity: AuthenticationActivityRepository;
       sessions: Sessions;
@@ -70,9 +69,9 @@ export class Users {
     if (violations.length) throw invalid(violations);
     const user = await this.build({ email: email!, password: password!, roles: [...ROLES] });
     // Count and insert in one transaction, so two simultaneous claims cannot both win.
-    await this.d.db.transaction().execute(async (t) => {
-      if ((await this.d.users.count(t)) > 0) throw badRequest('This server has already been claimed');
-      await this.d.users.insert(user, t);
+    await this.d.uow.run(async ({ users }) => {
+      if ((await users.count()) > 0) throw badRequest('This server has already been claimed');
+      await users.insert(user);
     });
     return user;
   }
@@ -85,9 +84,9 @@ export class Users {
     if (passwordProblem) violations.push({ fieldName: 'password', message: passwordProblem });
     if (violations.length) throw invalid(violations);
     const user = await this.build(input);
-    await this.d.db.transaction().execute(async (t) => {
-      if (await this.d.users.findByEmail(user.email, t)) throw emailTaken();
-      await this.d.users.insert(user, t);
+    await this.d.uow.run(async ({ users }) => {
+      if (await users.findByEmail(user.email)) throw emailTaken();
+      await users.insert(user);
     });
     return user;
   }
@@ -118,7 +117,7 @@ export class Users {
     if (patch.ageRestriction !== undefined) after.ageRestriction = toAgeRestriction(patch.ageRestriction);
     if (patch.labelsAllow !== undefined) after.labelsAllow = toLabels(patch.labelsAllow);
     if (patch.labelsExclude !== undefined) after.labelsExclude = toLabels(patch.labelsExclude);
-    await this.d.db.transaction().execute((t) => this.d.users.update(after, t));
+    await this.d.users.update(after);
     if (accessChanged(before, after)) await this.d.sessions.expireAll(id);
   }
 
@@ -127,9 +126,9 @@ export class Users {
     if (!isAdmin(actor)) throw forbidden();
     if (actor.id === id) throw forbidden();
     await this.get(id);
-    await this.d.db.transaction().execute(async (t) => {
-      await this.d.activity.deleteByUser(id, t);
-      await this.d.users.delete(id, t);
+    await this.d.uow.run(async ({ activity, users }) => {
+      await activity.deleteByUser(id);
+      await users.delete(id);
     });
     await this.d.sessions.expireAll(id);
   }
@@ -155,7 +154,7 @@ export class Users {
       if (!change.currentPassword) throw invalid([{ fieldName: 'currentPassword', message: 'must not be blank' }]);
       await this.d.confirmPassword(user, change.currentPassword, context.client);
     }
-    await this.d.users.setPassword(id, await hashPassword(change.password), new Date(this.d.now()).toISOString());
+    await this.d.users.setPassword(id, await hashPassword(change.password), new Date(this.d.now()));
     await this.d.rememberMe.revokeAll(id);
     await this.d.sessions.expireAll(id, self ? actor.sessionId : undefined);
   }

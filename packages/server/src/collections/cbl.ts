@@ -1,4 +1,4 @@
-import type { ExportedBook } from '../db/repositories/readlists.js';
+import type { ExportedBook } from '../domain/collection.js';
 
 /*
  * ComicRack reading lists (.cbl), written for export. The shape is the one ComicRack and list sites publish

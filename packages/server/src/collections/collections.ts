@@ -1,13 +1,8 @@
-import { seesEverything } from '../db/queries/conditions.js';
-import {
-  type CollectionCounts,
-  type CollectionMember,
-  type CollectionRepository,
-  type StoredCollection,
-} from '../db/repositories/collections.js';
+import type { CollectionRepository, UnitOfWork } from '../domain/ports.js';
+import { type CollectionCounts, type CollectionMember, type StoredCollection } from '../domain/collection.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import type { ContentViewer } from '../domain/restrictions.js';
+import { seesEverything, type ContentViewer } from '../domain/restrictions.js';
 import { THUMBNAIL_SIZES, type SettingsStore } from '../domain/settings.js';
 import type { EventBus } from '../events/bus.js';
 import { mosaicOf, type Mosaic } from './mosaic.js';
@@ -45,6 +40,8 @@ export interface SeriesPosters {
 
 export interface CollectionServiceDeps {
   repository: CollectionRepository;
+  /** Checks and writes that must hold together (a name is free, then taken) run in one unit of work. */
+  uow: UnitOfWork;
   posters: SetPosters;
   series: SeriesPosters;
   events: EventBus;
@@ -72,9 +69,11 @@ function checkName(name: string | undefined, blankMessage: string): string | und
 
 export class CollectionService {
   private readonly now: () => string;
+  private readonly clock: () => Date;
 
   constructor(private readonly d: CollectionServiceDeps) {
     const clock = d.now ?? (() => new Date());
+    this.clock = clock;
     this.now = () => clock().toISOString();
   }
 
@@ -156,7 +155,7 @@ export class CollectionService {
     const name = checkName(input.name, 'must not be blank')!;
     checkIds('seriesIds', input.seriesIds, 'must not be empty');
     const id = newId();
-    const seriesIds = await this.d.repository.transaction(async (repo) => {
+    const seriesIds = await this.d.uow.run(async ({ collections: repo }) => {
       if (await repo.findByName(name)) throw badRequest(COLLECTION_NAME_EXISTS);
       const existing = await repo.existingSeries(input.seriesIds);
       const seriesIds = input.seriesIds.filter((s) => existing.has(s));
@@ -179,7 +178,7 @@ export class CollectionService {
   ): Promise<void> {
     const name = checkName(patch.name, 'must be null or not blank');
     checkIds('seriesIds', patch.seriesIds, 'must be null or not empty');
-    const memberIds = await this.d.repository.transaction(async (repo) => {
+    const memberIds = await this.d.uow.run(async ({ collections: repo }) => {
       const current = await repo.findById(id);
       if (!current) throw notFound();
       if (name !== undefined) {
@@ -195,14 +194,14 @@ export class CollectionService {
           .map((m) => m.seriesId);
         seriesIds = [...wanted, ...hidden];
       }
-      await repo.update(id, { name, ordered: patch.ordered, seriesIds }, this.now());
+      await repo.update(id, { name, ordered: patch.ordered, seriesIds }, this.clock());
       return seriesIds ?? (await repo.memberIds(id));
     });
     this.d.events.emit({ type: 'CollectionChanged', data: { collectionId: id, seriesIds: memberIds } });
   }
 
   async delete(id: string): Promise<void> {
-    const seriesIds = await this.d.repository.transaction(async (repo) => {
+    const seriesIds = await this.d.uow.run(async ({ collections: repo }) => {
       if (!(await repo.findById(id))) throw notFound();
       const seriesIds = await repo.memberIds(id);
       await repo.delete([id]);
@@ -219,7 +218,7 @@ export class CollectionService {
   async addSeriesByName(name: string, seriesId: string): Promise<void> {
     const trimmed = name.trim();
     if (!trimmed) return;
-    const outcome = await this.d.repository.transaction(async (repo) => {
+    const outcome = await this.d.uow.run(async ({ collections: repo }) => {
       if (!(await repo.existingSeries([seriesId])).has(seriesId)) return null;
       const found = await repo.findByName(trimmed);
       if (!found) {
@@ -227,7 +226,7 @@ export class CollectionService {
         await repo.insert({ id, name: trimmed, ordered: false, createdDate: this.now() }, [seriesId]);
         return { type: 'CollectionAdded' as const, id };
       }
-      if (!(await repo.append(found.id, seriesId, this.now()))) return null;
+      if (!(await repo.append(found.id, seriesId, this.clock()))) return null;
       return { type: 'CollectionChanged' as const, id: found.id };
     });
     if (!outcome) return;
@@ -237,7 +236,7 @@ export class CollectionService {
 
   /** Deletes every collection without series (engine.md §12.3); returns their ids. */
   async deleteEmpty(): Promise<string[]> {
-    const ids = await this.d.repository.transaction(async (repo) => {
+    const ids = await this.d.uow.run(async ({ collections: repo }) => {
       const ids = await repo.emptyIds();
       await repo.delete(ids);
       return ids;

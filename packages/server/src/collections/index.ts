@@ -1,6 +1,4 @@
-import type { Db } from '../db/database.js';
-import { CollectionRepository, PosterRepository } from '../db/repositories/collections.js';
-import { ReadListRepository } from '../db/repositories/readlists.js';
+import type { Repositories, UnitOfWork } from '../domain/ports.js';
 import type { SettingsStore } from '../domain/settings.js';
 import type { EventBus } from '../events/bus.js';
 import { CollectionService, type SeriesPosters } from './collections.js';
@@ -16,7 +14,8 @@ export interface CollectionsLogger {
 }
 
 export interface CollectionsDeps {
-  db: Db;
+  repos: Pick<Repositories, 'collections' | 'readLists' | 'posters'>;
+  uow: UnitOfWork;
   events: EventBus;
   settings: SettingsStore;
   /** Series and book posters and access checks (library/thumbnails.ts). */
@@ -32,16 +31,18 @@ export type Collections = ReturnType<typeof createCollections>;
  * (engine.md §12.3), and the announcement of sets that lost members when series or books were deleted.
  */
 export function createCollections(d: CollectionsDeps) {
-  const posters = new SetPosters({ repository: new PosterRepository(d.db), events: d.events, dataDir: d.dataDir });
+  const posters = new SetPosters({ repository: d.repos.posters, events: d.events, dataDir: d.dataDir });
   const collections = new CollectionService({
-    repository: new CollectionRepository(d.db),
+    repository: d.repos.collections,
+    uow: d.uow,
     posters,
     series: d.thumbnails,
     events: d.events,
     settings: d.settings,
   });
   const readLists = new ReadListService({
-    repository: new ReadListRepository(d.db),
+    repository: d.repos.readLists,
+    uow: d.uow,
     posters,
     books: d.thumbnails,
     events: d.events,

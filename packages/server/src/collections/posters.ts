@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PosterRepository, type PosterOwner, type StoredPoster } from '../db/repositories/collections.js';
+import type { PosterRepository } from '../domain/ports.js';
+import { type PosterOwner, type StoredPoster } from '../domain/collection.js';
 import { badRequest, notFound, QuireError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { EventBus } from '../events/bus.js';
 import { detectBuffer, SNIFF_BYTES } from '../media/detect.js';
 import { makeThumbnail, UnsupportedImageError } from '../media/images.js';
 
-export type { PosterOwner, StoredPoster } from '../db/repositories/collections.js';
+export type { PosterOwner, StoredPoster } from '../domain/collection.js';
 
 /*
  * Posters uploaded for collections and read lists (api.md §3.4-3.5, engine.md §7.3). Only USER_UPLOADED
@@ -33,9 +34,11 @@ export interface PostersDeps {
 
 export class SetPosters {
   private readonly now: () => string;
+  private readonly clock: () => Date;
 
   constructor(private readonly d: PostersDeps) {
     const clock = d.now ?? (() => new Date());
+    this.clock = clock;
     this.now = () => clock().toISOString();
   }
 
@@ -91,7 +94,7 @@ export class SetPosters {
     const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(tmp, image.bytes);
     await rename(tmp, path);
-    const stored = await this.d.repository.insert(poster, this.now());
+    const stored = await this.d.repository.insert(poster, this.clock());
     this.emit(owner, ownerId, 'Added', selected);
     return stored;
   }
@@ -106,14 +109,14 @@ export class SetPosters {
 
   async select(owner: PosterOwner, ownerId: string, thumbnailId: string): Promise<void> {
     const p = await this.own(owner, ownerId, thumbnailId);
-    await this.d.repository.markSelected(owner, ownerId, p.id, this.now());
+    await this.d.repository.markSelected(owner, ownerId, p.id, this.clock());
     this.emit(owner, ownerId, 'Added', true);
   }
 
   /** The oldest remaining poster takes the place of a deleted selected one. */
   async delete(owner: PosterOwner, ownerId: string, thumbnailId: string): Promise<void> {
     const p = await this.own(owner, ownerId, thumbnailId);
-    const next = await this.d.repository.delete(owner, ownerId, p.id, this.now());
+    const next = await this.d.repository.delete(owner, ownerId, p.id, this.clock());
     await rm(this.path(p), { force: true });
     this.emit(owner, ownerId, 'Deleted', p.selected);
     if (next) this.emit(owner, ownerId, 'Added', true);

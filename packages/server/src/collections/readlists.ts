@@ -1,14 +1,8 @@
-import { seesEverything } from '../db/queries/conditions.js';
-import type {
-  ExportedBook,
-  ReadListCounts,
-  ReadListMember,
-  ReadListRepository,
-  StoredReadList,
-} from '../db/repositories/readlists.js';
+import type { ReadListRepository, UnitOfWork } from '../domain/ports.js';
+import type { ExportedBook, ReadListCounts, ReadListMember, StoredReadList } from '../domain/collection.js';
 import { badRequest, invalid, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import type { ContentViewer } from '../domain/restrictions.js';
+import { seesEverything, type ContentViewer } from '../domain/restrictions.js';
 import { THUMBNAIL_SIZES, type SettingsStore } from '../domain/settings.js';
 import type { EventBus } from '../events/bus.js';
 import { toCblBook, writeCbl } from './cbl.js';
@@ -50,6 +44,8 @@ export interface BookPosters {
 
 export interface ReadListServiceDeps {
   repository: ReadListRepository;
+  /** Checks and writes that must hold together (a name is free, then taken) run in one unit of work. */
+  uow: UnitOfWork;
   posters: SetPosters;
   books: BookPosters;
   events: EventBus;
@@ -90,9 +86,11 @@ const SORT_KEYS: Record<ReadListSortProperty, (r: ReadListCounts) => string> = {
 
 export class ReadListService {
   private readonly now: () => string;
+  private readonly clock: () => Date;
 
   constructor(private readonly d: ReadListServiceDeps) {
     const clock = d.now ?? (() => new Date());
+    this.clock = clock;
     this.now = () => clock().toISOString();
   }
 
@@ -191,7 +189,7 @@ export class ReadListService {
     const name = checkName(input.name, 'must not be blank')!;
     checkIds(input.bookIds, 'must not be empty');
     const id = newId();
-    const bookIds = await this.d.repository.transaction(async (repo) => {
+    const bookIds = await this.d.uow.run(async ({ readLists: repo }) => {
       if (await repo.findByName(name)) throw badRequest(READ_LIST_NAME_EXISTS);
       const existing = await repo.existingBooks(input.bookIds);
       const bookIds = input.bookIds.filter((b) => existing.has(b));
@@ -217,7 +215,7 @@ export class ReadListService {
   ): Promise<void> {
     const name = checkName(patch.name, 'must be null or not blank');
     checkIds(patch.bookIds, 'must be null or not empty');
-    const memberIds = await this.d.repository.transaction(async (repo) => {
+    const memberIds = await this.d.uow.run(async ({ readLists: repo }) => {
       const current = await repo.findById(id);
       if (!current) throw notFound();
       if (name !== undefined) {
@@ -233,14 +231,14 @@ export class ReadListService {
           .map((m) => m.bookId);
         bookIds = [...wanted, ...hidden];
       }
-      await repo.update(id, { name, summary: patch.summary, ordered: patch.ordered, bookIds }, this.now());
+      await repo.update(id, { name, summary: patch.summary, ordered: patch.ordered, bookIds }, this.clock());
       return bookIds ?? (await repo.memberIds(id));
     });
     this.d.events.emit({ type: 'ReadListChanged', data: { readListId: id, bookIds: memberIds } });
   }
 
   async delete(id: string): Promise<void> {
-    const bookIds = await this.d.repository.transaction(async (repo) => {
+    const bookIds = await this.d.uow.run(async ({ readLists: repo }) => {
       if (!(await repo.findById(id))) throw notFound();
       const bookIds = await repo.memberIds(id);
       await repo.delete([id]);
@@ -258,7 +256,7 @@ export class ReadListService {
   async addBookByName(name: string, bookId: string, number: number | null): Promise<void> {
     const trimmed = name.trim();
     if (!trimmed) return;
-    const outcome = await this.d.repository.transaction(async (repo) => {
+    const outcome = await this.d.uow.run(async ({ readLists: repo }) => {
       if (!(await repo.existingBooks([bookId])).has(bookId)) return null;
       const found = await repo.findByName(trimmed);
       if (!found) {
@@ -269,7 +267,7 @@ export class ReadListService {
         ]);
         return { type: 'ReadListAdded' as const, id };
       }
-      if (!(await repo.add(found.id, bookId, number, this.now()))) return null;
+      if (!(await repo.add(found.id, bookId, number, this.clock()))) return null;
       return { type: 'ReadListChanged' as const, id: found.id };
     });
     if (!outcome) return;
@@ -279,7 +277,7 @@ export class ReadListService {
 
   /** Deletes every read list without books (engine.md §12.3); returns their ids. */
   async deleteEmpty(): Promise<string[]> {
-    const ids = await this.d.repository.transaction(async (repo) => {
+    const ids = await this.d.uow.run(async ({ readLists: repo }) => {
       const ids = await repo.emptyIds();
       await repo.delete(ids);
       return ids;

@@ -32,3 +32,12 @@ export async function migrate(db: Db): Promise<void> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
+
+/**
+ * Runs a repository's own multi-statement write atomically: in the transaction its connection already is, or in
+ * a new one. Repositories use it for writes that must be whole (a poster and its selection); services use the
+ * unit of work (db/unit-of-work.ts).
+ */
+export function atomically<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}

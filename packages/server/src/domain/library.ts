@@ -221,3 +221,11 @@ export function refusedRootReason(root: string, dataDir: string): string | null 
   if (rootsOverlap(root, dataDir)) return `A library root cannot be in or around Quire's data folder (${dataDir})`;
   return null;
 }
+
+export interface SidecarRecord {
+  url: string;
+  parentUrl: string;
+  libraryId: string;
+  /** Epoch milliseconds. */
+  lastModified: number;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgeRestriction, Role } from './user.js';
-import { accessTo, canAccessLibrary, isContentAllowed } from './restrictions.js';
+import { accessTo, canAccessLibrary, isContentAllowed, seesEverything } from './restrictions.js';
 
 const user = (over: {
   roles?: Role[];
@@ -58,5 +58,17 @@ describe('content restrictions (engine.md §15.2 PIN table)', () => {
   it('restricts admins too', () => {
     const admin = user({ roles: ['ADMIN'], exclude: ['x'] });
     expect(accessTo(admin, { libraryId: 'L', ageRating: null, sharingLabels: ['x'] })).toBe('forbidden');
+  });
+});
+
+describe('seesEverything', () => {
+  it('holds only with every library and no age or label rule', () => {
+    expect(seesEverything(user({}))).toBe(true);
+    expect(seesEverything(user({ roles: ['ADMIN'], all: false }))).toBe(true);
+    expect(seesEverything(user({ all: false, libs: ['a'] }))).toBe(false);
+    expect(seesEverything(user({ age: { age: 16, restriction: 'EXCLUDE' } }))).toBe(false);
+    expect(seesEverything(user({ roles: ['ADMIN'], age: { age: 5, restriction: 'ALLOW_ONLY' } }))).toBe(false);
+    expect(seesEverything(user({ allow: ['kids'] }))).toBe(false);
+    expect(seesEverything(user({ exclude: ['gore'] }))).toBe(false);
   });
 });

@@ -21,6 +21,16 @@ export interface RestrictedContent {
   sharingLabels: readonly string[];
 }
 
+/** Nothing hides anything from this viewer: every library, no age or label rule. */
+export function seesEverything(viewer: ContentViewer): boolean {
+  return (
+    (viewer.roles.has('ADMIN') || viewer.sharedAllLibraries) &&
+    viewer.ageRestriction === null &&
+    viewer.labelsAllow.length === 0 &&
+    viewer.labelsExclude.length === 0
+  );
+}
+
 /** Admins and users shared all libraries see every library; others only theirs. */
 export function canAccessLibrary(user: ContentViewer, libraryId: string): boolean {
   return user.roles.has('ADMIN') || user.sharedAllLibraries || user.sharedLibraryIds.includes(libraryId);

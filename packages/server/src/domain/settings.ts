@@ -23,3 +23,8 @@ export interface SettingsStore {
   get(): Promise<ServerSettingsValues>;
   update(patch: Partial<ServerSettingsValues>): Promise<ServerSettingsValues>;
 }
+
+export interface StoredClientSetting {
+  value: string;
+  allowUnauthorized: boolean;
+}

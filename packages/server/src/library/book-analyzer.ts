@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import type { EventBus } from '../events/bus.js';
-import type { MediaAnalysis, MediaRepository, MediaStatusValue } from '../db/repositories/media.js';
+import type { MediaRepository } from '../domain/ports.js';
+import type { MediaAnalysis, MediaStatusValue } from '../domain/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
 import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
@@ -242,7 +243,7 @@ export class BookAnalyzer {
     const analysis = file
       ? await this.analyze(file, { analyzeDimensions: target.analyzeDimensions })
       : failed('ERROR', null, 'ERR_1018');
-    await this.d.media.save(bookId, analysis, (this.d.now?.() ?? new Date()).toISOString());
+    await this.d.media.save(bookId, analysis, this.d.now?.() ?? new Date());
     this.d.events.emit({
       type: 'BookChanged',
       data: { bookId, seriesId: target.seriesId, libraryId: target.libraryId },

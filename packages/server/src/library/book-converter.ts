@@ -3,9 +3,7 @@ import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { BookRepository } from '../db/repositories/books.js';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { MediaRepository } from '../db/repositories/media.js';
+import type { BookRepository, LibraryRepository, MediaRepository } from '../domain/ports.js';
 import type { EventBus } from '../events/bus.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, MediaTypes } from '../media/detect.js';
@@ -153,8 +151,8 @@ export class BookConverter {
     }
   }
 
-  private now(): string {
-    return (this.d.now?.() ?? new Date()).toISOString();
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
   }
 }
 

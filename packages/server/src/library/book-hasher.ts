@@ -1,5 +1,4 @@
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { MediaRepository } from '../db/repositories/media.js';
+import type { LibraryRepository, MediaRepository } from '../domain/ports.js';
 import { zipReader } from '../media/archives/index.js';
 import { MediaTypes } from '../media/detect.js';
 import { hashFile, hashPage, koreaderHash } from '../media/hash.js';

@@ -1,5 +1,6 @@
-import type { BookFileView } from '../db/queries/books.js';
-import type { MediaRepository, StoredPage } from '../db/repositories/media.js';
+import type { BookFileView } from '../domain/book.js';
+import type { MediaRepository } from '../domain/ports.js';
+import type { StoredPage } from '../domain/media.js';
 import { badRequest, notFound, QuireError } from '../domain/errors.js';
 import { readerFor } from '../media/archives/index.js';
 import { readEpubResource, UnsafeResourcePathError } from '../media/epub/index.js';

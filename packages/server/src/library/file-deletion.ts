@@ -9,11 +9,14 @@ import { constants } from 'node:fs';
 import { access, lstat, readdir, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '../db/database.js';
-import type { BookRecord, BookRepository } from '../db/repositories/books.js';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
-import type { ThumbnailRepository } from '../db/repositories/thumbnails.js';
+import type {
+  BookRepository,
+  LibraryRepository,
+  SeriesRepository,
+  ThumbnailRepository,
+  UnitOfWork,
+} from '../domain/ports.js';
+import type { BookRecord } from '../domain/book.js';
 import type { EventBus } from '../events/bus.js';
 import { PRIORITY } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
@@ -25,7 +28,7 @@ export interface FileDeletionLogger {
 }
 
 export interface FileDeletionDeps {
-  db: Db;
+  uow: UnitOfWork;
   libraries: LibraryRepository;
   series: SeriesRepository;
   books: BookRepository;
@@ -110,7 +113,7 @@ export class FileDeletion {
     const root = await this.rootOf(book.libraryId);
     if (!root) return;
     if (!(await this.removeBookFiles(book, root))) return;
-    await this.d.books.softDelete([book.id], this.now().toISOString());
+    await this.d.books.softDelete([book.id], this.now());
     this.d.events.emit({
       type: 'BookChanged',
       data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId },
@@ -142,15 +145,14 @@ export class FileDeletion {
     await this.removeSidecarPosters('series', seriesId, root);
     if ((await stat(folder).catch(() => null))?.isDirectory()) await this.removeIfEmpty(folder, root);
 
-    const nowIso = this.now().toISOString();
+    const now = this.now();
     const trashSeries = remaining === 0 && !series.deletedDate;
-    await this.d.db.transaction().execute(async (tx) => {
-      await this.d.books.softDelete(
+    await this.d.uow.run(async ({ books, series }) => {
+      await books.softDelete(
         removed.map((b) => b.id),
-        nowIso,
-        tx,
+        now,
       );
-      if (trashSeries) await this.d.series.softDelete([seriesId], nowIso, tx);
+      if (trashSeries) await series.softDelete([seriesId], now);
     });
     for (const b of removed)
       this.d.events.emit({ type: 'BookChanged', data: { bookId: b.id, seriesId, libraryId: b.libraryId } });

@@ -9,7 +9,7 @@
 import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
+import type { LibraryRepository } from '../domain/ports.js';
 
 /** Is the real path `real` the real root itself or below it? */
 export function isInside(realRoot: string, real: string): boolean {

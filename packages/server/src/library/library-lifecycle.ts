@@ -4,10 +4,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import type { Db } from '../db/database.js';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
-import type { BookRepository } from '../db/repositories/books.js';
+import type { BookRepository, LibraryRepository, SeriesRepository, UnitOfWork } from '../domain/ports.js';
 import { QuireError, badRequest, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import {
@@ -31,7 +28,7 @@ export type LibraryInput = { name?: string; root?: string } & {
 };
 
 export interface LibraryLifecycleDeps {
-  db: Db;
+  uow: UnitOfWork;
   libraries: LibraryRepository;
   series: SeriesRepository;
   books: BookRepository;
@@ -62,7 +59,7 @@ export class LibraryLifecycle {
       ...libraryOptions(definedOptions(input)),
     };
     library.root = await this.validate(library);
-    await this.d.libraries.insert(library, this.now().toISOString());
+    await this.d.libraries.insert(library, this.now());
     this.d.scheduler.schedule(library);
     await this.d.tasks.submit([{ kind: 'ScanLibrary', libraryId: library.id, deep: false }], PRIORITY.DEFAULT);
     this.d.events.emit({ type: 'LibraryAdded', data: { libraryId: library.id } });
@@ -83,7 +80,7 @@ export class LibraryLifecycle {
       ...libraryOptions({ ...pickOptions(before), ...patch }),
     };
     after.root = await this.validate(after);
-    await this.d.libraries.update(after, this.now().toISOString());
+    await this.d.libraries.update(after, this.now());
 
     if (before.scanInterval !== after.scanInterval) this.d.scheduler.schedule(after);
     if (libraryUpdateNeedsScan(before, after))
@@ -151,7 +148,7 @@ export class LibraryLifecycle {
     if (!library) throw notFound();
     const [series, books] = await Promise.all([this.d.series.findByLibrary(id), this.d.books.findByLibrary(id)]);
     this.d.scheduler.unschedule(id);
-    await this.d.db.transaction().execute((tx) => this.d.libraries.delete(id, tx));
+    await this.d.uow.run(({ libraries }) => libraries.delete(id));
     await deleteThumbnailFiles(this.d.dataDir, { bookIds: books.map((b) => b.id), seriesIds: series.map((s) => s.id) });
     for (const b of books)
       this.d.events.emit({ type: 'BookDeleted', data: { bookId: b.id, seriesId: b.seriesId, libraryId: id } });

@@ -4,11 +4,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { QuireEvent } from '@quire/api';
-import type { Db } from '../db/database.js';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
-import type { BookRepository } from '../db/repositories/books.js';
-import type { SidecarRepository } from '../db/repositories/sidecars.js';
+import type {
+  BookRepository,
+  LibraryRepository,
+  Repositories,
+  SeriesRepository,
+  SidecarRepository,
+  UnitOfWork,
+} from '../domain/ports.js';
 import { reconcileLibrary, type SnapshotBook, type SnapshotSeries } from '../domain/changes.js';
 import { initialBookMetadata, numberBooks } from '../domain/book-numbering.js';
 import { initialSeriesMetadata, restoredBookTitle, restoredSeriesTitles } from '../domain/series-title.js';
@@ -26,7 +29,7 @@ export interface ScanLogger {
 }
 
 export interface LibraryScannerDeps {
-  db: Db;
+  uow: UnitOfWork;
   libraries: LibraryRepository;
   series: SeriesRepository;
   books: BookRepository;
@@ -115,7 +118,7 @@ export class LibraryScanner {
       if (!(err instanceof DirectoryNotAccessibleError)) throw err;
       // §2.4.1: a missing mount deletes nothing.
       d.logger.warn({ libraryId, root: library.root, code: err.code }, 'Library root not accessible; scan skipped');
-      await d.libraries.setUnavailable(libraryId, this.now().toISOString());
+      await d.libraries.setUnavailable(libraryId, this.now());
       d.events.emit({ type: 'LibraryChanged', data: { libraryId } });
       return { ...outcome, unavailable: true };
     }
@@ -150,16 +153,16 @@ export class LibraryScanner {
     const booksById = new Map([...storedBooks, ...otherBooks].map((b) => [b.id, b]));
     const seriesById = new Map([...storedSeries, ...otherSeries].map((s) => [s.id, s]));
     const oneshotByUrl = new Map(walk.series.flatMap((s) => s.books.map((b) => [b.url, b.oneshot] as const)));
-    const nowIso = this.now().toISOString();
+    const now = this.now();
     const toSort = new Set(result.toSort);
     const missingSeries = new Set(result.series.missing);
 
     /** §2.4.5: sortBooks, then RefreshSeriesMetadata (queued once per series). */
     const refreshed = new Set<string>();
-    const sortSeries = async (seriesId: string, tx: Db) => {
-      const { books, bookCount } = numberBooks(await d.books.numberingOf(seriesId, tx));
+    const sortSeries = async (seriesId: string, tx: Repositories) => {
+      const { books, bookCount } = numberBooks(await tx.books.numberingOf(seriesId));
       for (const b of books) {
-        if (b.changed) await d.books.setNumbers(b.id, b, nowIso, tx);
+        if (b.changed) await tx.books.setNumbers(b.id, b, now);
         if (b.refreshNumbers)
           followUps.push({
             kind: 'RefreshBookMetadata',
@@ -168,7 +171,7 @@ export class LibraryScanner {
             capabilities: ['NUMBER', 'NUMBER_SORT'],
           });
       }
-      await d.series.setBookCount(seriesId, bookCount, nowIso, tx);
+      await tx.series.setBookCount(seriesId, bookCount, now);
       if (!refreshed.has(seriesId)) {
         refreshed.add(seriesId);
         followUps.push({ kind: 'RefreshSeriesMetadata', seriesId });
@@ -185,11 +188,10 @@ export class LibraryScanner {
     for (let i = 0; i < missingSeriesIds.length; i += MISSING_PER_UNIT) {
       const ids = missingSeriesIds.slice(i, i + MISSING_PER_UNIT);
       units.push(async (tx) => {
-        await d.series.softDelete(ids, nowIso, tx);
-        await d.books.softDelete(
+        await tx.series.softDelete(ids, now);
+        await tx.books.softDelete(
           ids.flatMap((id) => missingBooksBySeries.get(id) ?? []),
-          nowIso,
-          tx,
+          now,
         );
         for (const id of ids) {
           seriesEvent('SeriesChanged', id);
@@ -200,7 +202,7 @@ export class LibraryScanner {
     for (const [seriesId, bookIds] of missingBooksBySeries) {
       if (missingSeries.has(seriesId)) continue;
       units.push(async (tx) => {
-        await d.books.softDelete(bookIds, nowIso, tx);
+        await tx.books.softDelete(bookIds, now);
         for (const id of bookIds) bookEvent('BookChanged', id, seriesId);
         await sortSeries(seriesId, tx);
       });
@@ -224,11 +226,11 @@ export class LibraryScanner {
       seriesId: string,
       changed: typeof result.books.changed,
       added: typeof result.books.added,
-      tx: Db,
+      tx: Repositories,
     ) => {
       // §2.5: changed books.
       for (const c of changed) {
-        await d.books.updateFile(c, nowIso, tx);
+        await tx.books.updateFile(c, now);
         bookEvent('BookChanged', c.id, c.seriesId);
         outcome.booksChanged++;
       }
@@ -247,9 +249,9 @@ export class LibraryScanner {
         };
         if (ab.restoredFrom) {
           const old = ab.restoredFrom;
-          const oldTitle = await d.books.titleOf(old.id, tx);
+          const oldTitle = await tx.books.titleOf(old.id);
           const { title, refreshTitle } = restoredBookTitle(oldTitle ?? { title: wb.name, titleLock: false }, wb.name);
-          await d.books.revive(old.id, { ...base, fileHash: ab.fileHash || old.fileHash, title }, nowIso, tx);
+          await tx.books.revive(old.id, { ...base, fileHash: ab.fileHash || old.fileHash, title }, now);
           if (refreshTitle)
             followUps.push({ kind: 'RefreshBookMetadata', bookId: old.id, seriesId, capabilities: ['TITLE'] });
           const before = booksById.get(old.id);
@@ -270,7 +272,7 @@ export class LibraryScanner {
           outcome.booksAdded++;
         }
       }
-      await d.books.insert(inserted, nowIso, tx);
+      await tx.books.insert(inserted, now);
       await sortSeries(seriesId, tx);
     };
 
@@ -288,16 +290,16 @@ export class LibraryScanner {
         let seriesId: string;
         if (added.restoredFrom) {
           seriesId = added.restoredFrom.id;
-          const old = await d.series.titles(seriesId, tx);
+          const old = await tx.series.titles(seriesId);
           const titles = old ? restoredSeriesTitles(old, ws.name) : initialSeriesMetadata(ws.name);
-          await d.series.revive(seriesId, { ...base, ...titles }, nowIso, tx);
+          await tx.series.revive(seriesId, { ...base, ...titles }, now);
           seriesEvent('SeriesChanged', seriesId);
           const from = seriesById.get(seriesId);
           if (from && from.libraryId !== libraryId)
             events.push({ type: 'SeriesDeleted', data: { seriesId, libraryId: from.libraryId } });
         } else {
           seriesId = newId();
-          await d.series.insert([{ id: seriesId, ...base, ...initialSeriesMetadata(ws.name) }], nowIso, tx);
+          await tx.series.insert([{ id: seriesId, ...base, ...initialSeriesMetadata(ws.name) }], now);
           seriesEvent('SeriesAdded', seriesId);
           outcome.seriesAdded++;
         }
@@ -312,7 +314,7 @@ export class LibraryScanner {
       units.push(async (tx) => {
         const c = changedSeries.get(seriesId);
         if (c) {
-          if (c.timeChanged) await d.series.updateFileLastModified(c.id, c.fileLastModified, nowIso, tx);
+          if (c.timeChanged) await tx.series.updateFileLastModified(c.id, c.fileLastModified, now);
           seriesEvent('SeriesChanged', c.id);
         }
         await writeBooks(seriesId, changedBooks.get(seriesId) ?? [], addedToExisting.get(seriesId) ?? [], tx);
@@ -320,7 +322,7 @@ export class LibraryScanner {
     }
 
     // Events and follow-ups leave with each committed batch: clients see a big scan fill in as it goes.
-    await inBatches(d.db, units, async () => {
+    await inBatches(d.uow, units, async () => {
       for (const e of dedupe(events.splice(0))) d.events.emit(e);
       await d.tasks.submit(followUps.splice(0), PRIORITY.DEFAULT);
     });
@@ -365,7 +367,7 @@ export class LibraryScanner {
     } catch {
       return false;
     }
-    if (hash !== book.fileHash) await this.d.books.setFileHash(bookId, hash, this.now().toISOString());
+    if (hash !== book.fileHash) await this.d.books.setFileHash(bookId, hash, this.now());
     return true;
   }
 
@@ -406,27 +408,23 @@ export class LibraryScanner {
       }
     }
     const seenUrls = new Set(seen.map((s) => s.url));
-    await d.db.transaction().execute(async (tx) => {
-      await d.sidecars.save(
+    await d.uow.run(async (tx) => {
+      await tx.sidecars.save(
         seen.map((s) => ({
           url: s.url,
           parentUrl: s.parentUrl,
           libraryId: library.id,
           lastModified: s.fileLastModified,
         })),
-        tx,
       );
-      await d.sidecars.deleteUrls(
-        (await d.sidecars.urlsOfLibrary(library.id, tx)).filter((u) => !seenUrls.has(u)),
-        tx,
-      );
+      await tx.sidecars.deleteUrls((await tx.sidecars.urlsOfLibrary(library.id)).filter((u) => !seenUrls.has(u)));
     });
     return tasks;
   }
 }
 
-/** A piece of a scan's outcome, written inside a transaction. */
-type Unit = (tx: Db) => Promise<void>;
+/** A piece of a scan's outcome, written inside a unit of work. */
+type Unit = (tx: Repositories) => Promise<void>;
 
 /** Missing series soft-deleted per unit. */
 const MISSING_PER_UNIT = 500;
@@ -440,10 +438,10 @@ const BATCH_MS = 10;
  * leaves the database consistent (a series with its books and numbering), so a process killed between two
  * batches keeps what was committed and the next scan does the rest.
  */
-async function inBatches(db: Db, units: readonly Unit[], committed: () => Promise<void>): Promise<void> {
+async function inBatches(uow: UnitOfWork, units: readonly Unit[], committed: () => Promise<void>): Promise<void> {
   let next = 0;
   while (next < units.length) {
-    await db.transaction().execute(async (tx) => {
+    await uow.run(async (tx) => {
       const started = performance.now();
       do await units[next++]!(tx);
       while (next < units.length && performance.now() - started < BATCH_MS);

@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Db } from '../db/database.js';
+import type { ThumbnailRepository, UnitOfWork } from '../domain/ports.js';
 import {
-  ThumbnailRepository,
   type BookForThumbnail,
   type StoredThumbnail,
   type StoredThumbnailType,
   type ThumbnailOwner,
-} from '../db/repositories/thumbnails.js';
+} from '../domain/thumbnail.js';
 import { badRequest, forbidden, notFound, QuireError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { naturalCompare } from '../domain/natural-sort.js';
@@ -25,7 +24,7 @@ import { PRIORITY } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { realPathInside, type LibraryFiles } from './library-files.js';
 
-export type { StoredThumbnail, ThumbnailOwner } from '../db/repositories/thumbnails.js';
+export type { StoredThumbnail, ThumbnailOwner } from '../domain/thumbnail.js';
 
 /*
  * Book and series posters (engine.md §7, api.md §1.9, §3.2-3.3).
@@ -69,7 +68,9 @@ export interface ThumbnailsLogger {
 }
 
 export interface ThumbnailsDeps {
-  db: Db;
+  thumbnails: ThumbnailRepository;
+  /** A poster's rows and its owner's selection change together. */
+  uow: UnitOfWork;
   events: EventBus;
   settings: SettingsStore;
   dataDir: string;
@@ -108,7 +109,7 @@ export async function deleteThumbnailFiles(
 const POSTER_FALLBACK_PAGES = 4;
 
 export function createThumbnails(deps: ThumbnailsDeps) {
-  const repo = new ThumbnailRepository(deps.db);
+  const repo = deps.thumbnails;
   const { events, settings, dataDir, files } = deps;
   const log = deps.logger;
   const renderPdf = async (
@@ -196,7 +197,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     const exists = await Promise.all(checked.map(sourceExists));
     const goneIds = new Set(checked.filter((_, i) => !exists[i]).map((t) => t.id));
     // Decided on a fresh read inside one transaction: a poster replaced meanwhile is not resurrected.
-    const { gone, remaining, keep } = await repo.transaction(async (r) => {
+    const { gone, remaining, keep } = await deps.uow.run(async ({ thumbnails: r }) => {
       const all = await r.findAllByOwner(owner, ownerId);
       const gone = all.filter((t) => goneIds.has(t.id));
       const remaining = all.filter((t) => !goneIds.has(t.id));
@@ -226,7 +227,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
    * its poster — then remove the replaced files and announce.
    */
   async function add(t: StoredThumbnail, preference: Preference): Promise<StoredThumbnail> {
-    const { replaced, inserted } = await repo.transaction(async (r) => {
+    const { replaced, inserted } = await deps.uow.run(async ({ thumbnails: r }) => {
       const existing = await r.findAllByOwner(t.owner, t.ownerId);
       const replaced = existing.filter(
         (e) => (t.type === 'GENERATED' && e.type === 'GENERATED') || (t.type === 'SIDECAR' && e.url === t.url),
@@ -605,7 +606,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       const t = await thumbnailOf(owner, ownerId, thumbnailId);
       if (t.type !== 'USER_UPLOADED') throw badRequest('Only uploaded thumbnails can be deleted');
       // The next poster is selected in the same transaction, so that a reader never finds none selected.
-      const next = await repo.transaction(async (r) => {
+      const next = await deps.uow.run(async ({ thumbnails: r }) => {
         await r.delete(owner, [t.id]);
         const remaining = await r.findAllByOwner(owner, ownerId);
         if (remaining.some((x) => x.selected)) return undefined;

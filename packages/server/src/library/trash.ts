@@ -2,15 +2,13 @@
  * EmptyTrash (engine.md §12.2): hard-delete the soft-deleted series and books of a library, renumber the
  * series that lost books, and remove the stored thumbnail files of everything deleted.
  */
-import type { Db } from '../db/database.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
-import type { BookRepository } from '../db/repositories/books.js';
+import type { BookRepository, SeriesRepository, UnitOfWork } from '../domain/ports.js';
 import { numberBooks } from '../domain/book-numbering.js';
 import type { EventBus } from '../events/bus.js';
 import { deleteThumbnailFiles } from './thumbnails.js';
 
 export interface TrashDeps {
-  db: Db;
+  uow: UnitOfWork;
   series: SeriesRepository;
   books: BookRepository;
   events: EventBus;
@@ -38,19 +36,16 @@ export class Trash {
 
     const goneBooks = [...booksOfDeletedSeries, ...deletedBooks];
     const survivors = [...new Set(deletedBooks.map((b) => b.seriesId))];
-    const nowIso = this.now().toISOString();
+    const now = this.now();
 
-    await d.db.transaction().execute(async (tx) => {
-      await d.books.hardDelete(
-        goneBooks.map((b) => b.id),
-        tx,
-      );
-      await d.series.hardDelete(deletedSeries, tx);
+    await d.uow.run(async (tx) => {
+      await tx.books.hardDelete(goneBooks.map((b) => b.id));
+      await tx.series.hardDelete(deletedSeries);
       // §12.2.3: books 2 and 3 become numbers 1 and 2.
       for (const seriesId of survivors) {
-        const { books, bookCount } = numberBooks(await d.books.numberingOf(seriesId, tx));
-        for (const b of books) if (b.changed) await d.books.setNumbers(b.id, b, nowIso, tx);
-        await d.series.setBookCount(seriesId, bookCount, nowIso, tx);
+        const { books, bookCount } = numberBooks(await tx.books.numberingOf(seriesId));
+        for (const b of books) if (b.changed) await tx.books.setNumbers(b.id, b, now);
+        await tx.series.setBookCount(seriesId, bookCount, now);
       }
     });
     await deleteThumbnailFiles(d.dataDir, { bookIds: goneBooks.map((b) => b.id), seriesIds: deletedSeries });

@@ -1,5 +1,5 @@
-import type { AggregationRecord, AggregationSource } from '../db/repositories/metadata.js';
-import { emptySeriesPatch, normalizeTerms, type Author, type SeriesMetadataPatch } from './patch.js';
+import type { AggregationRecord, AggregationSource, Author } from '../domain/metadata.js';
+import { emptySeriesPatch, normalizeTerms, type SeriesMetadataPatch } from './patch.js';
 
 /**
  * Series metadata from its books' patches (engine.md §6.8): the most frequent value for single fields (ties:

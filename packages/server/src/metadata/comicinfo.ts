@@ -1,14 +1,13 @@
 import { seriesWithVolume } from '../domain/series-title.js';
 import { parseMarkup, textContent, type XNode } from '../media/markup.js';
+import type { Author, WebLink } from '../domain/metadata.js';
 import {
   emptyBookPatch,
   emptySeriesPatch,
-  type Author,
   type BookMetadataPatch,
   type ReadListEntry,
   type SeriesMetadataPatch,
   type Skipped,
-  type WebLink,
 } from './patch.js';
 import { htmlToText, nonBlank, splitList, tidyText } from './text.js';
 import { calendarDate, canonicalLanguage, isbnFromText, linkUrlProblem } from './validation.js';

@@ -1,18 +1,12 @@
 import type { BookMetadataUpdateDto, SeriesMetadataUpdateDto } from '@quire/api';
-import type { BookRepository } from '../db/repositories/books.js';
-import type {
-  BookMetadataChanges,
-  LinkRecord,
-  MetadataRepository,
-  SeriesMetadataChanges,
-} from '../db/repositories/metadata.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
-import { sortKey } from '../db/search/text.js';
+import type { BookRepository, MetadataRepository, SeriesRepository } from '../domain/ports.js';
+import type { Author, BookMetadataChanges, SeriesMetadataChanges, WebLink } from '../domain/metadata.js';
+import { sortKey } from '../domain/text.js';
 import { invalid, notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
 import { PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
-import { normalizeTerms, type Author } from './patch.js';
+import { normalizeTerms } from './patch.js';
 import { canonicalLanguage, isbn13FromInput, isCalendarDate, linkUrlProblem } from './validation.js';
 
 /**
@@ -45,7 +39,7 @@ function locks<T extends string>(dto: Record<string, unknown>, names: readonly T
   return out;
 }
 
-function links(list: readonly { label: string; url: string }[], field: string, violations: Violation[]): LinkRecord[] {
+function links(list: readonly { label: string; url: string }[], field: string, violations: Violation[]): WebLink[] {
   const labels = new Set<string>();
   return list.map((l, i) => {
     const label = l.label.trim();
@@ -200,8 +194,8 @@ export class MetadataEditing {
     },
   ) {}
 
-  private now(): string {
-    return (this.d.now?.() ?? new Date()).toISOString();
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
   }
 
   /** 404 for an unknown book, 400 with the violations for an invalid body. */

@@ -1,11 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BookRecord, BookRepository } from '../db/repositories/books.js';
-import type { LibraryRepository } from '../db/repositories/libraries.js';
-import type { MediaRepository, StoredMedia } from '../db/repositories/media.js';
-import type { MetadataRepository } from '../db/repositories/metadata.js';
-import type { SeriesRepository } from '../db/repositories/series.js';
+import type {
+  BookRepository,
+  LibraryRepository,
+  MediaRepository,
+  MetadataRepository,
+  SeriesRepository,
+} from '../domain/ports.js';
+import type { BookRecord } from '../domain/book.js';
+import type { StoredMedia } from '../domain/media.js';
 import type { Library } from '../domain/library.js';
 import { notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
@@ -132,8 +136,8 @@ export class MetadataRefresh {
     },
   ) {}
 
-  private now(): string {
-    return (this.d.now?.() ?? new Date()).toISOString();
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
   }
 
   /** POST /books/{id}/metadata/refresh (api.md §3.2): the book's metadata and local artwork, at high priority. */

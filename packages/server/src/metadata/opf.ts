@@ -7,10 +7,10 @@ import {
   textContent,
   type XNode,
 } from '../media/markup.js';
+import type { Author } from '../domain/metadata.js';
 import {
   emptyBookPatch,
   emptySeriesPatch,
-  type Author,
   type BookMetadataPatch,
   type SeriesMetadataPatch,
   type Skipped,

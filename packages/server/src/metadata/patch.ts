@@ -1,24 +1,18 @@
 import type { ReadingDirection, SeriesStatus } from '@quire/api';
 import type {
+  Author,
+  BookMetadata,
   BookMetadataChanges,
-  BookMetadataRecord,
+  SeriesMetadata,
   SeriesMetadataChanges,
-  SeriesMetadataRecord,
-} from '../db/repositories/metadata.js';
+  WebLink,
+} from '../domain/metadata.js';
 
 /**
  * Metadata patches (engine.md §6.1-6.2): what one source (ComicInfo.xml, an OPF, series.json, a barcode) says
  * about a book or a series. `null` means "this source says nothing about it" and never clears a value.
  */
 
-export interface Author {
-  name: string;
-  role: string;
-}
-export interface WebLink {
-  label: string;
-  url: string;
-}
 /** A read list a book belongs to, with its position in it when the source gives one. */
 export interface ReadListEntry {
   name: string;
@@ -157,7 +151,7 @@ export function normalizeAuthors(authors: readonly Author[]): Author[] {
  * lock is set; fields whose value would not change are left out, so an unchanged book stays untouched.
  */
 export function bookChanges(
-  current: BookMetadataRecord,
+  current: BookMetadata,
   patch: BookMetadataPatch,
   fields: ReadonlySet<BookField>,
 ): BookMetadataChanges {
@@ -188,7 +182,7 @@ export function bookChanges(
 }
 
 /** The series counterpart of {@link bookChanges}; tags, links, alternate titles and sharing labels are API-only. */
-export function seriesChanges(current: SeriesMetadataRecord, patch: SeriesMetadataPatch): SeriesMetadataChanges {
+export function seriesChanges(current: SeriesMetadata, patch: SeriesMetadataPatch): SeriesMetadataChanges {
   const changes: SeriesMetadataChanges = {};
   const title = patch.title?.trim();
   if (title && !current.titleLock && title !== current.title) changes.title = title;

@@ -9,13 +9,8 @@ import type {
   TachiyomiReadProgressDto,
   TachiyomiReadProgressV2Dto,
 } from '@quire/api';
-import type {
-  AccessFacts,
-  BookState,
-  NewReadProgress,
-  ProgressBook,
-  ReadProgressRepository,
-} from '../db/repositories/read-progress.js';
+import type { ReadProgressRepository, UnitOfWork } from '../domain/ports.js';
+import type { AccessFacts, BookState, NewReadProgress, ProgressBook } from '../domain/read-progress.js';
 import { badRequest, forbidden, invalid, notFound, QuireError } from '../domain/errors.js';
 import { accessTo, type ContentViewer } from '../domain/restrictions.js';
 import type { EventBus } from '../events/bus.js';
@@ -38,6 +33,8 @@ export type ProgressProfile = 'DIVINA' | 'PDF' | 'EPUB';
 
 export interface ReadProgressDeps {
   progress: ReadProgressRepository;
+  /** A batch of progress rows is saved whole. */
+  uow: UnitOfWork;
   events: EventBus;
   /** library/book-analyzer's mediaProfileOf, given by the composition root. */
   profileOf: (mediaType: string | null) => ProgressProfile | null;
@@ -238,8 +235,8 @@ export class ReadProgressService {
 
   private async save(userId: string, rows: NewReadProgress[]): Promise<void> {
     if (rows.length === 0) return;
-    const now = this.now().toISOString();
-    await this.d.progress.transaction((repo) => repo.save(rows, now));
+    const now = this.now();
+    await this.d.uow.run(({ readProgress }) => readProgress.save(rows, now));
     for (const r of rows) this.d.events.emit({ type: 'ReadProgressChanged', data: { bookId: r.bookId, userId } });
   }
 

@@ -1,4 +1,5 @@
-import type { ClientSettingsRepository, StoredClientSetting } from '../db/repositories/client-settings.js';
+import type { ClientSettingsRepository } from '../domain/ports.js';
+import type { StoredClientSetting } from '../domain/settings.js';
 
 /**
  * Client settings (api.md §9.5): an opaque key/value store the web clients keep on the server, global and per

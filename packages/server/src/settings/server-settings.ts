@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/database.js';
-import { createServerSettingsRepository } from '../db/repositories/server-settings.js';
+import type { ServerSettingsRepository } from '../domain/ports.js';
 import {
   THUMBNAIL_SIZES,
   type ServerSettingsValues,
@@ -44,9 +43,7 @@ export const newRememberMeKey = () => randomBytes(32).toString('base64url');
  * change made by another instance sharing the database is seen at once. The remember-me key is generated
  * and stored the first time it is needed.
  */
-export function createSettingsStore(db: Db): SettingsStore {
-  const repository = createServerSettingsRepository(db);
-
+export function createSettingsStore(repository: ServerSettingsRepository): SettingsStore {
   async function get(): Promise<ServerSettingsValues> {
     const rows = await repository.findAll();
     const raw = (k: keyof ServerSettingsValues) => rows.get(KEYS[k]) ?? null;

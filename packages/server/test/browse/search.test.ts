@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERIES_FIELDS } from '../../src/db/search/fields.js';
 import { toMatchExpression } from '../../src/db/search/match.js';
 import { parse } from '../../src/db/search/query.js';
-import { documentField, fold, needles, sortKey } from '../../src/db/search/text.js';
+import { documentField, needles } from '../../src/db/search/text.js';
+import { fold, sortKey } from '../../src/domain/text.js';
 import { bookKeys, buildFixture, client, seriesKeys, type Fixture } from './support.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toCblBook, writeCbl } from '../../src/collections/cbl.js';
-import type { ExportedBook } from '../../src/db/repositories/readlists.js';
+import type { ExportedBook } from '../../src/domain/collection.js';
 import { fixture } from '../support/fixtures.js';
 
 const book = (over: Partial<ExportedBook> = {}): ExportedBook => ({

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuireEvent } from '@quire/api';
 import { createEventBus } from '../../src/events/bus.js';
-import { LibraryRepository } from '../../src/db/repositories/libraries.js';
-import { MediaRepository } from '../../src/db/repositories/media.js';
+import { KyselyLibraryRepository } from '../../src/db/repositories/libraries.js';
+import { KyselyMediaRepository } from '../../src/db/repositories/media.js';
+import type { MediaRepository } from '../../src/domain/ports.js';
 import { BookAnalyzer } from '../../src/library/book-analyzer.js';
 import { BookHasher } from '../../src/library/book-hasher.js';
 import { LibraryFiles } from '../../src/library/library-files.js';
@@ -126,14 +127,14 @@ const events: QuireEvent[] = [];
 
 beforeAll(async () => {
   env = await tempDatabase();
-  media = new MediaRepository(env.db);
+  media = new KyselyMediaRepository(env.db);
   const bus = createEventBus();
   bus.subscribe((e) => events.push(e));
   analyzer = new BookAnalyzer({
     media,
     pdf,
     events: bus,
-    files: new LibraryFiles({ libraries: new LibraryRepository(env.db) }),
+    files: new LibraryFiles({ libraries: new KyselyLibraryRepository(env.db) }),
     tasks: undefined as never, // analysis itself queues nothing: its follow-ups are returned
   });
   libraryId = await makeLibrary(env.db);
@@ -245,7 +246,7 @@ describe('AnalyzeBook details', () => {
       const s = await makeSeries(env.db, lib);
       const bookId = await makeBook(env.db, { libraryId: lib, seriesId: s }, file);
       await analyzer.analyzeAndPersist(bookId);
-      const libraries = new LibraryRepository(env.db);
+      const libraries = new KyselyLibraryRepository(env.db);
       const hasher = new BookHasher({ media, libraries, files: new LibraryFiles({ libraries }) });
       expect(await hasher.hashBookPages(bookId)).toBe(4);
       const hashes = (await media.pages(bookId)).map((p) => p.fileHash);

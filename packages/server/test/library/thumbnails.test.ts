@@ -8,7 +8,7 @@ import type { QuireEvent } from '@quire/api';
 import { openDatabase, type OpenedDatabase } from '../../src/db/database.js';
 import { createEventBus } from '../../src/events/bus.js';
 import { createSettingsStore } from '../../src/settings/server-settings.js';
-import { LibraryRepository } from '../../src/db/repositories/libraries.js';
+import { createRepositories, createUnitOfWork } from '../../src/db/unit-of-work.js';
 import { LibraryFiles } from '../../src/library/library-files.js';
 import { PdfService } from '../../src/media/pdf/index.js';
 import {
@@ -58,12 +58,22 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'quire-thumbs-'));
   work = await mkdtemp(join(tmpdir(), 'quire-thumbs-books-'));
   opened = await openDatabase(join(dataDir, 'database.sqlite'));
-  settings = createSettingsStore(opened.db);
+  const repos = createRepositories(opened.db);
+  settings = createSettingsStore(repos.serverSettings);
   const bus = createEventBus();
   events = [];
   bus.subscribe((e) => events.push(e));
-  const files = new LibraryFiles({ libraries: new LibraryRepository(opened.db) });
-  svc = createThumbnails({ db: opened.db, events: bus, settings, dataDir, files, pdf, tasks: undefined as never });
+  const files = new LibraryFiles({ libraries: repos.libraries });
+  svc = createThumbnails({
+    thumbnails: repos.thumbnails,
+    uow: createUnitOfWork(opened.db),
+    events: bus,
+    settings,
+    dataDir,
+    files,
+    pdf,
+    tasks: undefined as never,
+  });
 });
 afterAll(async () => {
   await pdf.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BookMetadataRecord, SeriesMetadataRecord } from '../../src/db/repositories/metadata.js';
+import type { BookMetadata, SeriesMetadata } from '../../src/domain/metadata.js';
 import { aggregateBooks, aggregateSeriesPatches } from '../../src/metadata/aggregation.js';
 import { bookUpdate, seriesUpdate } from '../../src/metadata/metadata-editing.js';
 import {
@@ -21,7 +21,7 @@ import {
 
 const ALL = fieldsOf(['TITLE', 'SUMMARY', 'NUMBER', 'NUMBER_SORT', 'RELEASE_DATE', 'AUTHORS', 'TAGS', 'ISBN', 'LINKS']);
 
-const book = (over: Partial<BookMetadataRecord> = {}): BookMetadataRecord => ({
+const book = (over: Partial<BookMetadata> = {}): BookMetadata => ({
   title: 'Old',
   titleLock: false,
   summary: '',
@@ -43,7 +43,7 @@ const book = (over: Partial<BookMetadataRecord> = {}): BookMetadataRecord => ({
   ...over,
 });
 
-const series = (over: Partial<SeriesMetadataRecord> = {}): SeriesMetadataRecord => ({
+const series = (over: Partial<SeriesMetadata> = {}): SeriesMetadata => ({
   status: 'ONGOING',
   statusLock: false,
   title: 'Folder',

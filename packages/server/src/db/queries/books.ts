@@ -1,26 +1,12 @@
 import type { Db } from '../database.js';
-import type { MediaStatusValue } from '../repositories/media.js';
+import type { BookAccess, BookFileView, BookMediaView } from '../../domain/book.js';
+import type { BookMetadata, Dated } from '../../domain/metadata.js';
+import type { MediaStatusValue } from '../../domain/media.js';
 
 /**
  * Read models of books, shaped for BookDto (api.md §4.1): the book with its metadata side tables, media,
  * the caller's read progress, and what access checks need (library, series age rating and sharing labels).
  */
-
-export interface BookAccess {
-  libraryId: string;
-  ageRating: number | null;
-  sharingLabels: string[];
-}
-
-export interface BookMediaView {
-  status: MediaStatusValue;
-  mediaType: string | null;
-  comment: string | null;
-  pageCount: number;
-  epubDivinaCompatible: boolean;
-  epubIsKepub: boolean;
-  lastModifiedDate: string;
-}
 
 export interface BookView {
   id: string;
@@ -39,28 +25,7 @@ export interface BookView {
   oneshot: boolean;
   deleted: boolean;
   media: BookMediaView;
-  metadata: {
-    title: string;
-    titleLock: boolean;
-    summary: string;
-    summaryLock: boolean;
-    number: string;
-    numberLock: boolean;
-    numberSort: number;
-    numberSortLock: boolean;
-    releaseDate: string | null;
-    releaseDateLock: boolean;
-    authors: { name: string; role: string }[];
-    authorsLock: boolean;
-    tags: string[];
-    tagsLock: boolean;
-    isbn: string;
-    isbnLock: boolean;
-    links: { label: string; url: string }[];
-    linksLock: boolean;
-    createdDate: string;
-    lastModifiedDate: string;
-  };
+  metadata: BookMetadata & Dated;
   readProgress: {
     page: number;
     completed: boolean;
@@ -74,17 +39,6 @@ export interface BookView {
   /** Series metadata a WebPub manifest reads. */
   seriesLanguage: string;
   seriesReadingDirection: string | null;
-}
-
-/** What page, file and resource endpoints need, without the metadata. */
-export interface BookFileView {
-  id: string;
-  seriesId: string;
-  name: string;
-  url: string;
-  fileSize: number;
-  media: BookMediaView;
-  access: BookAccess;
 }
 
 const UNKNOWN_MEDIA: BookMediaView = {

@@ -12,7 +12,7 @@ import type {
 } from '@quire/api';
 import type { ContentViewer } from '../../domain/restrictions.js';
 import type { AgeRestriction } from '../../domain/user.js';
-import { fold } from '../search/text.js';
+import { fold } from '../../domain/text.js';
 
 /**
  * Search conditions (api.md §5.1, engine.md §14.3) as SQL, and the caller's library sharing and content
@@ -111,9 +111,6 @@ export const bookVisibility = (ctx: Visibility) =>
 /** Whether a viewer may see a series aliased `s` (its metadata `sm`), for queries outside the list engine. */
 export const seriesVisibleTo = (viewer: ContentViewer): Sql =>
   seriesVisibility(visibilityOf(viewer)) ?? sql<SqlBool>`1`;
-
-/** Nothing hides anything from this viewer: every library, no age or label rule. */
-export const seesEverything = (viewer: ContentViewer): boolean => seriesVisibility(visibilityOf(viewer)) === null;
 
 /**
  * Whole days of a `java.time.Duration` text (`PnDTnHnMn.nS`), or null when it is not one (the request schema has

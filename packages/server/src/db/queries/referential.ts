@@ -2,7 +2,8 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../database.js';
 import type { DB } from '../schema.js';
 import type { ContentViewer } from '../../domain/restrictions.js';
-import { seesEverything, seriesVisibleTo } from './conditions.js';
+import { seesEverything } from '../../domain/restrictions.js';
+import { seriesVisibleTo } from './conditions.js';
 
 /**
  * Referential values (api.md §3.6): the distinct authors, genres, tags, publishers… of what a user may see.

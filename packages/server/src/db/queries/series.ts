@@ -1,5 +1,7 @@
 import type { Db } from '../database.js';
-import { sharingLabels, type BookAccess } from './books.js';
+import type { AggregationRecord, Dated, SeriesMetadata } from '../../domain/metadata.js';
+import type { BookAccess } from '../../domain/book.js';
+import { sharingLabels } from './books.js';
 
 /** Read model of a series, shaped for SeriesDto (api.md §4.2), with the caller's read counts. */
 
@@ -17,47 +19,8 @@ export interface SeriesView {
   booksInProgressCount: number;
   deleted: boolean;
   oneshot: boolean;
-  metadata: {
-    status: string;
-    statusLock: boolean;
-    title: string;
-    titleLock: boolean;
-    titleSort: string;
-    titleSortLock: boolean;
-    summary: string;
-    summaryLock: boolean;
-    readingDirection: string | null;
-    readingDirectionLock: boolean;
-    publisher: string;
-    publisherLock: boolean;
-    ageRating: number | null;
-    ageRatingLock: boolean;
-    language: string;
-    languageLock: boolean;
-    genres: string[];
-    genresLock: boolean;
-    tags: string[];
-    tagsLock: boolean;
-    totalBookCount: number | null;
-    totalBookCountLock: boolean;
-    sharingLabels: string[];
-    sharingLabelsLock: boolean;
-    links: { label: string; url: string }[];
-    linksLock: boolean;
-    alternateTitles: { label: string; title: string }[];
-    alternateTitlesLock: boolean;
-    createdDate: string;
-    lastModifiedDate: string;
-  };
-  booksMetadata: {
-    authors: { name: string; role: string }[];
-    tags: string[];
-    releaseDate: string | null;
-    summary: string;
-    summaryNumber: string;
-    createdDate: string;
-    lastModifiedDate: string;
-  };
+  metadata: SeriesMetadata & Dated;
+  booksMetadata: AggregationRecord & Dated;
   access: BookAccess;
 }
 

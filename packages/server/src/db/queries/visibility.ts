@@ -1,6 +1,7 @@
 import type { Db } from '../database.js';
 import type { ContentViewer } from '../../domain/restrictions.js';
-import { seesEverything, seriesVisibleTo } from './conditions.js';
+import { seesEverything } from '../../domain/restrictions.js';
+import { seriesVisibleTo } from './conditions.js';
 
 /**
  * Which of some series or books a viewer may see, by the rules every list applies (library sharing, age

@@ -1,14 +1,6 @@
 import type { Db } from '../database.js';
-
-export interface StoredApiKey {
-  id: string;
-  userId: string;
-  /** SHA-512 hex of the key; the key itself is never stored. */
-  keyHash: string;
-  comment: string;
-  createdDate: string;
-  lastModifiedDate: string;
-}
+import type { ApiKeyRepository } from '../../domain/ports.js';
+import type { StoredApiKey } from '../../domain/account.js';
 
 type ApiKeyRow = {
   id: string;
@@ -19,7 +11,7 @@ type ApiKeyRow = {
   last_modified_date: string;
 };
 
-export class ApiKeyRepository {
+export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly db: Db) {}
 
   async insert(key: StoredApiKey, t: Db = this.db): Promise<void> {

@@ -1,21 +1,11 @@
 import type { Db } from '../database.js';
-
-export type AuthenticationSource = 'Password' | 'RememberMe' | 'ApiKey';
-
-/** One authentication attempt (api.md §2.9). */
-export interface StoredActivity {
-  id: string;
-  userId: string | null;
-  email: string | null;
-  apiKeyId: string | null;
-  apiKeyComment: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  success: boolean;
-  error: string | null;
-  source: AuthenticationSource | null;
-  dateTime: string;
-}
+import type { AuthenticationActivityRepository } from '../../domain/ports.js';
+import type {
+  ActivityPageRequest,
+  ActivitySortProperty,
+  AuthenticationSource,
+  StoredActivity,
+} from '../../domain/account.js';
 
 const SORT_COLUMNS = {
   dateTime: 'date_time',
@@ -25,18 +15,7 @@ const SORT_COLUMNS = {
   error: 'error',
   userId: 'user_id',
   userAgent: 'user_agent',
-} as const;
-export type ActivitySortProperty = keyof typeof SORT_COLUMNS;
-export const isActivitySortProperty = (p: string): p is ActivitySortProperty => p in SORT_COLUMNS;
-
-export interface ActivityPageRequest {
-  /** Only this user's rows; all rows when absent. */
-  userId?: string;
-  sort: { property: ActivitySortProperty; descending: boolean }[];
-  /** Absent = everything. */
-  offset?: number;
-  limit?: number;
-}
+} as const satisfies Record<ActivitySortProperty, string>;
 
 type ActivityRow = {
   id: string;
@@ -52,7 +31,7 @@ type ActivityRow = {
   date_time: string;
 };
 
-export class AuthenticationActivityRepository {
+export class KyselyAuthenticationActivityRepository implements AuthenticationActivityRepository {
   constructor(private readonly db: Db) {}
 
   async insert(a: StoredActivity, t: Db = this.db): Promise<void> {

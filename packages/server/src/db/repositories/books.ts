@@ -1,4 +1,6 @@
 import type { Db } from '../database.js';
+import type { BookRepository } from '../../domain/ports.js';
+import type { BookRecord, NewBook, BookNumbering } from '../../domain/book.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const CHUNK = 500;
@@ -7,45 +9,6 @@ const chunks = <T>(xs: readonly T[]) => {
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
 };
-
-/** A book row as the scanner sees it. Times are epoch milliseconds. */
-export interface BookRecord {
-  id: string;
-  seriesId: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  number: number;
-  fileSize: number;
-  fileLastModified: number;
-  fileHash: string;
-  oneshot: boolean;
-  deletedDate: Date | null;
-}
-
-export interface NewBook {
-  id: string;
-  seriesId: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  fileSize: number;
-  fileLastModified: number;
-  fileHash: string;
-  oneshot: boolean;
-  /** Initial metadata (engine.md §2.4 `addBooks`). */
-  title: string;
-  number: string;
-  numberSort: number;
-}
-
-/** What `numberBooks` needs of a book. */
-export interface BookNumbering {
-  id: string;
-  name: string;
-  number: number;
-  metadata: { number: string; numberSort: number; numberLock: boolean; numberSortLock: boolean };
-}
 
 type Row = {
   id: string;
@@ -108,7 +71,7 @@ async function byIdPages<R extends { id: string }>(page: (after: string) => Prom
 }
 
 /** Write side of books, their initial metadata and media rows, plus the reads the scanner and trash need. */
-export class BookRepository {
+export class KyselyBookRepository implements BookRepository {
   constructor(private readonly db: Db) {}
 
   async find(id: string, t: Db = this.db): Promise<BookRecord | undefined> {
@@ -175,7 +138,8 @@ export class BookRepository {
   }
 
   /** Book rows, their metadata and a `Media(status = UNKNOWN)` each (engine.md §2.4 `addBooks`). */
-  async insert(books: readonly NewBook[], now: string, t: Db = this.db): Promise<void> {
+  async insert(books: readonly NewBook[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(books)) {
       await t
         .insertInto('book')
@@ -219,9 +183,10 @@ export class BookRepository {
   /** A changed file (engine.md §2.5): new time, size and hash; its media becomes OUTDATED when `outdated`. */
   async updateFile(
     change: { id: string; fileSize: number; fileLastModified: number; fileHash: string; outdated: boolean },
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('book')
       .set({
@@ -241,18 +206,21 @@ export class BookRepository {
     }
   }
 
-  async setFileHash(id: string, fileHash: string, now: string, t: Db = this.db): Promise<void> {
+  async setFileHash(id: string, fileHash: string, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t.updateTable('book').set({ file_hash: fileHash, last_modified_date: now }).where('id', '=', id).execute();
   }
 
-  async softDelete(ids: readonly string[], now: string, t: Db = this.db): Promise<void> {
+  async softDelete(ids: readonly string[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(ids)) {
       await t.updateTable('book').set({ deleted_date: now, last_modified_date: now }).where('id', 'in', part).execute();
     }
   }
 
   /** Soft-deletes the live books of these series. */
-  async softDeleteInSeries(seriesIds: readonly string[], now: string, t: Db = this.db): Promise<void> {
+  async softDeleteInSeries(seriesIds: readonly string[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(seriesIds)) {
       await t
         .updateTable('book')
@@ -282,9 +250,10 @@ export class BookRepository {
       NewBook,
       'seriesId' | 'libraryId' | 'name' | 'url' | 'fileSize' | 'fileLastModified' | 'fileHash' | 'oneshot' | 'title'
     >,
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('book')
       .set({
@@ -342,9 +311,10 @@ export class BookRepository {
   async setNumbers(
     id: string,
     numbers: { number: number; metadataNumber: string; metadataNumberSort: number },
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t.updateTable('book').set({ number: numbers.number }).where('id', '=', id).execute();
     await t
       .updateTable('book_metadata')
@@ -456,9 +426,10 @@ export class BookRepository {
   async replaceFile(
     id: string,
     file: { url: string; fileSize: number; fileLastModified: number; fileHash: string; fileHashKoreader: string },
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('book')
       .set({

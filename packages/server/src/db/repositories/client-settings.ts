@@ -1,12 +1,9 @@
-import type { Db } from '../database.js';
-
-export interface StoredClientSetting {
-  value: string;
-  allowUnauthorized: boolean;
-}
+import { atomically, type Db } from '../database.js';
+import type { ClientSettingsRepository } from '../../domain/ports.js';
+import type { StoredClientSetting } from '../../domain/settings.js';
 
 /** Client settings (api.md §9.5): global ones, and per-user ones. */
-export class ClientSettingsRepository {
+export class KyselyClientSettingsRepository implements ClientSettingsRepository {
   constructor(private readonly db: Db) {}
 
   async global(onlyUnauthorized: boolean): Promise<Map<string, StoredClientSetting>> {
@@ -18,7 +15,7 @@ export class ClientSettingsRepository {
 
   /** Upsert; on an existing key only the value changes (Komga keeps the first allowUnauthorized). */
   async saveGlobal(settings: Record<string, { value: string; allowUnauthorized: boolean }>): Promise<void> {
-    await this.db.transaction().execute(async (t) => {
+    await atomically(this.db, async (t) => {
       for (const [key, s] of Object.entries(settings)) {
         await t
           .insertInto('client_setting_global')
@@ -44,7 +41,7 @@ export class ClientSettingsRepository {
   }
 
   async saveUser(userId: string, settings: Record<string, { value: string }>): Promise<void> {
-    await this.db.transaction().execute(async (t) => {
+    await atomically(this.db, async (t) => {
       for (const [key, s] of Object.entries(settings)) {
         await t
           .insertInto('client_setting_user')

@@ -1,6 +1,14 @@
 import type { ContentViewer } from '../../domain/restrictions.js';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { CollectionRepository, PosterRepository } from '../../domain/ports.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
+import type {
+  PosterOwner,
+  StoredPoster,
+  StoredCollection,
+  CollectionCounts,
+  CollectionMember,
+} from '../../domain/collection.js';
 
 /*
  * Collections of series (tables `collection`, `collection_series`, `thumbnail_collection`; engine.md §6.10,
@@ -17,20 +25,6 @@ const chunks = <T>(xs: readonly T[]) => {
 
 // ---- uploaded posters (thumbnail_collection, thumbnail_readlist) ----
 
-export type PosterOwner = 'collection' | 'readlist';
-
-export interface StoredPoster {
-  id: string;
-  owner: PosterOwner;
-  ownerId: string;
-  selected: boolean;
-  mediaType: string;
-  fileSize: number;
-  width: number;
-  height: number;
-  createdDate: string;
-}
-
 /*
  * Both tables have the same columns but the owner's: queries are typed against `thumbnail_collection` and
  * run against either (the one cast of this section).
@@ -41,7 +35,7 @@ const posterOwnerColumn = (owner: PosterOwner) =>
   (owner === 'collection' ? 'collection_id' : 'readlist_id') as 'collection_id';
 
 /** Posters uploaded for collections and read lists; the image files live under the data directory. */
-export class PosterRepository {
+export class KyselyPosterRepository implements PosterRepository {
   constructor(private readonly db: Db) {}
 
   private select(owner: PosterOwner, db: Db = this.db) {
@@ -84,8 +78,9 @@ export class PosterRepository {
   }
 
   /** Inserts the poster; when it is selected, the owner's other posters are unselected in the same transaction. */
-  async insert(p: Omit<StoredPoster, 'createdDate'>, now: string): Promise<StoredPoster> {
-    await this.db.transaction().execute(async (tx) => {
+  async insert(p: Omit<StoredPoster, 'createdDate'>, at: Date): Promise<StoredPoster> {
+    const now = at.toISOString();
+    await atomically(this.db, async (tx) => {
       if (p.selected) await this.unselectAll(tx, p.owner, p.ownerId, now);
       await tx
         .insertInto(posterTable(p.owner))
@@ -107,8 +102,9 @@ export class PosterRepository {
   }
 
   /** `id` becomes the one selected poster of its owner. */
-  async markSelected(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+  async markSelected(owner: PosterOwner, ownerId: string, id: string, at: Date): Promise<void> {
+    const now = at.toISOString();
+    await atomically(this.db, async (tx) => {
       await this.unselectAll(tx, owner, ownerId, now);
       await tx
         .updateTable(posterTable(owner))
@@ -122,8 +118,9 @@ export class PosterRepository {
    * Deletes one poster; if it was the selected one, the oldest remaining poster is selected (Komga's
    * housekeeping). Returns the poster selected instead, if any.
    */
-  async delete(owner: PosterOwner, ownerId: string, id: string, now: string): Promise<StoredPoster | undefined> {
-    return this.db.transaction().execute(async (tx) => {
+  async delete(owner: PosterOwner, ownerId: string, id: string, at: Date): Promise<StoredPoster | undefined> {
+    const now = at.toISOString();
+    return atomically(this.db, async (tx) => {
       await tx.deleteFrom(posterTable(owner)).where('id', '=', id).execute();
       const remaining = await this.findAllByOwner(owner, ownerId, tx);
       if (remaining.length === 0 || remaining.some((p) => p.selected)) return undefined;
@@ -178,34 +175,10 @@ export async function takeMembershipRemovals(db: Db, kind: 'collection' | 'readl
     if (rows.length > 0) await tx.deleteFrom('membership_removal').where('kind', '=', kind).execute();
     return rows.map((r) => r.owner_id);
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return atomically(db, run);
 }
 
 // ---- collections ----
-
-export interface StoredCollection {
-  id: string;
-  name: string;
-  ordered: boolean;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-/** A collection with how many of its series exist, how many the viewer sees, and how many of those are in the asked libraries. */
-export interface CollectionCounts extends StoredCollection {
-  total: number;
-  visible: number;
-  inLibraries: number;
-}
-
-export interface CollectionMember {
-  collectionId: string;
-  seriesId: string;
-  /** Position in the collection, 0-based. */
-  number: number;
-  titleSort: string;
-  visible: boolean;
-}
 
 type CollectionRow = {
   id: string;
@@ -223,14 +196,8 @@ const toCollection = (r: CollectionRow): StoredCollection => ({
   lastModifiedDate: r.last_modified_date,
 });
 
-export class CollectionRepository {
+export class KyselyCollectionRepository implements CollectionRepository {
   constructor(readonly db: Db) {}
-
-  /** Runs `fn` in one transaction (writes are serialised: a check made inside holds until the commit). */
-  transaction<T>(fn: (repo: CollectionRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new CollectionRepository(tx)));
-  }
 
   async findById(id: string): Promise<StoredCollection | undefined> {
     const row = await this.db.selectFrom('collection').selectAll().where('id', '=', id).executeTakeFirst();
@@ -354,7 +321,7 @@ export class CollectionRepository {
   }
 
   async insert(c: Omit<StoredCollection, 'lastModifiedDate'>, seriesIds: readonly string[]): Promise<void> {
-    await this.transaction(async ({ db }) => {
+    await atomically(this.db, async (db) => {
       await db
         .insertInto('collection')
         .values({
@@ -373,9 +340,10 @@ export class CollectionRepository {
   async update(
     id: string,
     patch: { name?: string; ordered?: boolean; seriesIds?: readonly string[] },
-    now: string,
+    at: Date,
   ): Promise<void> {
-    await this.transaction(async ({ db }) => {
+    const now = at.toISOString();
+    await atomically(this.db, async (db) => {
       await db
         .updateTable('collection')
         .set({
@@ -393,8 +361,9 @@ export class CollectionRepository {
   }
 
   /** Appends the series after the last member, unless it is already in. Returns whether it was added. */
-  async append(id: string, seriesId: string, now: string): Promise<boolean> {
-    return this.transaction(async ({ db }) => {
+  async append(id: string, seriesId: string, at: Date): Promise<boolean> {
+    const now = at.toISOString();
+    return atomically(this.db, async (db) => {
       const present = await db
         .selectFrom('collection_series')
         .select('series_id')

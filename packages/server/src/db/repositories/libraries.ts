@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import type { LibraryRepository } from '../../domain/ports.js';
 import type { LibraryTable } from '../schema.js';
 import type { Selectable } from 'kysely';
 import {
@@ -74,7 +75,7 @@ function toColumns(library: Library) {
 }
 
 /** Libraries as stored (engine.md §1.2). */
-export class LibraryRepository {
+export class KyselyLibraryRepository implements LibraryRepository {
   constructor(private readonly db: Db) {}
 
   /** Sorted by lower-cased name (api.md §3.1). */
@@ -90,14 +91,16 @@ export class LibraryRepository {
     return row && toLibrary(row);
   }
 
-  async insert(library: Library, now: string, t: Db = this.db): Promise<void> {
+  async insert(library: Library, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .insertInto('library')
       .values({ id: library.id, ...toColumns(library), created_date: now, last_modified_date: now })
       .execute();
   }
 
-  async update(library: Library, now: string, t: Db = this.db): Promise<void> {
+  async update(library: Library, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('library')
       .set({ ...toColumns(library), last_modified_date: now })
@@ -105,8 +108,12 @@ export class LibraryRepository {
       .execute();
   }
 
-  async setUnavailable(id: string, date: string | null, t: Db = this.db): Promise<void> {
-    await t.updateTable('library').set({ unavailable_date: date }).where('id', '=', id).execute();
+  async setUnavailable(id: string, date: Date | null, t: Db = this.db): Promise<void> {
+    await t
+      .updateTable('library')
+      .set({ unavailable_date: date?.toISOString() ?? null })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**

@@ -1,80 +1,18 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { MediaRepository } from '../../domain/ports.js';
+import type {
+  MediaStatusValue,
+  StoredMedia,
+  StoredPage,
+  StoredFile,
+  MediaAnalysis,
+  AnalysisTarget,
+} from '../../domain/media.js';
 
 /**
  * The analysis of a book (engine.md §4): the `media` row, its pages (`media_page`, 0-based) and the
  * entries that are not pages (`media_file`). Also the few book/library columns analysis and hashing need.
  */
-
-export type MediaStatusValue = 'UNKNOWN' | 'ERROR' | 'READY' | 'UNSUPPORTED' | 'OUTDATED';
-
-export interface StoredMedia {
-  bookId: string;
-  status: MediaStatusValue;
-  mediaType: string | null;
-  comment: string | null;
-  pageCount: number;
-  epubDivinaCompatible: boolean;
-  epubIsKepub: boolean;
-  /** Raw JSON of the format-specific analysis (EPUB TOC, positions…), parsed by the services. */
-  extension: string | null;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-export interface StoredPage {
-  /** 0-based. */
-  number: number;
-  fileName: string;
-  mediaType: string;
-  width: number | null;
-  height: number | null;
-  fileHash: string;
-  fileSize: number | null;
-}
-
-export interface StoredFile {
-  fileName: string;
-  mediaType: string | null;
-  subType: string | null;
-  fileSize: number | null;
-}
-
-/** What analysis produces; page hashes are carried over by {@link MediaRepository.save}. */
-export interface MediaAnalysis {
-  status: MediaStatusValue;
-  mediaType: string | null;
-  comment: string | null;
-  pageCount: number;
-  epubDivinaCompatible: boolean;
-  epubIsKepub: boolean;
-  extension: string | null;
-  pages: Omit<StoredPage, 'number' | 'fileHash'>[];
-  files: StoredFile[];
-}
-
-/** A book as analysis and hashing see it, with its library's options. */
-export interface AnalysisTarget {
-  bookId: string;
-  seriesId: string;
-  libraryId: string;
-  name: string;
-  /** file: URL. */
-  url: string;
-  fileHash: string;
-  fileHashKoreader: string;
-  fileSize: number;
-  /** ISO date of the file's time when last scanned. */
-  fileLastModified: string;
-  status: MediaStatusValue;
-  mediaType: string | null;
-  pageCount: number;
-  analyzeDimensions: boolean;
-  hashFiles: boolean;
-  hashPages: boolean;
-  hashKoreader: boolean;
-  convertToCbz: boolean;
-  repairExtensions: boolean;
-}
 
 const CHUNK = 200;
 const chunks = <T>(items: readonly T[], size = CHUNK): T[][] => {
@@ -85,7 +23,7 @@ const chunks = <T>(items: readonly T[], size = CHUNK): T[][] => {
 const pageKey = (p: { fileName: string; mediaType: string; fileSize: number | null }) =>
   `${p.fileSize ?? ''}\u0000${p.mediaType}\u0000${p.fileName}`;
 
-export class MediaRepository {
+export class KyselyMediaRepository implements MediaRepository {
   constructor(private readonly db: Db) {}
 
   async analysisTarget(bookId: string, t: Db = this.db): Promise<AnalysisTarget | undefined> {
@@ -186,8 +124,9 @@ export class MediaRepository {
    * name, media type and size) are kept. When an OUTDATED book's page count changed, every user's progress
    * is adjusted (engine.md §4.5): completed → last page, else page 1. Returns the previous media, if any.
    */
-  async save(bookId: string, a: MediaAnalysis, now: string): Promise<StoredMedia | undefined> {
-    return this.db.transaction().execute(async (t) => {
+  async save(bookId: string, a: MediaAnalysis, at: Date): Promise<StoredMedia | undefined> {
+    const now = at.toISOString();
+    return atomically(this.db, async (t) => {
       const before = await this.find(bookId, t);
       const oldHashes = new Map(
         (await this.pages(bookId, t)).filter((p) => p.fileHash !== '').map((p) => [pageKey(p), p.fileHash]),
@@ -250,7 +189,7 @@ export class MediaRepository {
   /** Stores page hashes (0-based page numbers). */
   async setPageHashes(bookId: string, hashes: readonly { number: number; hash: string }[]): Promise<void> {
     if (hashes.length === 0) return;
-    await this.db.transaction().execute(async (t) => {
+    await atomically(this.db, async (t) => {
       for (const h of hashes) {
         await t
           .updateTable('media_page')

@@ -1,4 +1,13 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { MetadataRepository } from '../../domain/ports.js';
+import type {
+  BookMetadata,
+  BookMetadataChanges,
+  SeriesMetadata,
+  SeriesMetadataChanges,
+  AggregationRecord,
+  AggregationSource,
+} from '../../domain/metadata.js';
 
 /**
  * The one writer of book and series metadata, their side tables (authors, tags, links, genres, labels,
@@ -6,96 +15,6 @@ import type { Db } from '../database.js';
  * partial: only the fields present in the changes are written, each change in one transaction that also
  * bumps the row's `last_modified_date`.
  */
-
-export interface AuthorRecord {
-  name: string;
-  role: string;
-}
-export interface LinkRecord {
-  label: string;
-  url: string;
-}
-export interface AlternateTitleRecord {
-  label: string;
-  title: string;
-}
-
-export interface BookMetadataRecord {
-  title: string;
-  titleLock: boolean;
-  summary: string;
-  summaryLock: boolean;
-  number: string;
-  numberLock: boolean;
-  numberSort: number;
-  numberSortLock: boolean;
-  /** `YYYY-MM-DD`. */
-  releaseDate: string | null;
-  releaseDateLock: boolean;
-  /** In stored order. */
-  authors: AuthorRecord[];
-  authorsLock: boolean;
-  tags: string[];
-  tagsLock: boolean;
-  /** 13 digits or "". */
-  isbn: string;
-  isbnLock: boolean;
-  links: LinkRecord[];
-  linksLock: boolean;
-}
-export type BookMetadataChanges = Partial<BookMetadataRecord>;
-
-export interface SeriesMetadataRecord {
-  status: string;
-  statusLock: boolean;
-  title: string;
-  titleLock: boolean;
-  titleSort: string;
-  titleSortLock: boolean;
-  summary: string;
-  summaryLock: boolean;
-  readingDirection: string | null;
-  readingDirectionLock: boolean;
-  publisher: string;
-  publisherLock: boolean;
-  ageRating: number | null;
-  ageRatingLock: boolean;
-  language: string;
-  languageLock: boolean;
-  genres: string[];
-  genresLock: boolean;
-  tags: string[];
-  tagsLock: boolean;
-  totalBookCount: number | null;
-  totalBookCountLock: boolean;
-  sharingLabels: string[];
-  sharingLabelsLock: boolean;
-  links: LinkRecord[];
-  linksLock: boolean;
-  alternateTitles: AlternateTitleRecord[];
-  alternateTitlesLock: boolean;
-}
-export type SeriesMetadataChanges = Partial<SeriesMetadataRecord>;
-
-/** `book_metadata_aggregation` and its side tables. */
-export interface AggregationRecord {
-  authors: AuthorRecord[];
-  tags: string[];
-  releaseDate: string | null;
-  summary: string;
-  summaryNumber: string;
-}
-
-/** What the aggregation of a series reads from each of its books. */
-export interface AggregationSource {
-  bookId: string;
-  number: string;
-  numberSort: number;
-  summary: string;
-  releaseDate: string | null;
-  authors: AuthorRecord[];
-  tags: string[];
-}
 
 const CHUNK = 500;
 const chunks = <T>(xs: readonly T[]) => {
@@ -170,20 +89,15 @@ function columnsOf(changes: Record<string, unknown>, columns: Record<string, str
   return set;
 }
 
-export class MetadataRepository {
+export class KyselyMetadataRepository implements MetadataRepository {
   constructor(private readonly db: Db) {}
 
-  /** Runs `fn` in the caller's transaction, or in a new one. */
-  private inTransaction<T>(t: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-    return t.isTransaction ? fn(t) : t.transaction().execute(fn);
-  }
-
-  async findBook(bookId: string, t: Db = this.db): Promise<BookMetadataRecord | undefined> {
+  async findBook(bookId: string, t: Db = this.db): Promise<BookMetadata | undefined> {
     return (await this.findBooks([bookId], t)).get(bookId);
   }
 
-  async findBooks(bookIds: readonly string[], t: Db = this.db): Promise<Map<string, BookMetadataRecord>> {
-    const out = new Map<string, BookMetadataRecord>();
+  async findBooks(bookIds: readonly string[], t: Db = this.db): Promise<Map<string, BookMetadata>> {
+    const out = new Map<string, BookMetadata>();
     for (const part of chunks([...new Set(bookIds)])) {
       const [rows, authors, tags, links] = await Promise.all([
         t.selectFrom('book_metadata').selectAll().where('book_id', 'in', part).execute(),
@@ -235,7 +149,7 @@ export class MetadataRepository {
     return out;
   }
 
-  async findSeries(seriesId: string, t: Db = this.db): Promise<SeriesMetadataRecord | undefined> {
+  async findSeries(seriesId: string, t: Db = this.db): Promise<SeriesMetadata | undefined> {
     const [row, genres, tags, labels, links, titles] = await Promise.all([
       t.selectFrom('series_metadata').selectAll().where('series_id', '=', seriesId).executeTakeFirst(),
       t
@@ -298,8 +212,9 @@ export class MetadataRepository {
   }
 
   /** Writes the fields present in `changes`; false when the book has no metadata row. */
-  async updateBook(bookId: string, changes: BookMetadataChanges, now: string, t: Db = this.db): Promise<boolean> {
-    return this.inTransaction(t, async (tx) => {
+  async updateBook(bookId: string, changes: BookMetadataChanges, at: Date, t: Db = this.db): Promise<boolean> {
+    const now = at.toISOString();
+    return atomically(t, async (tx) => {
       const res = await tx
         .updateTable('book_metadata')
         .set({ ...columnsOf(changes, BOOK_COLUMNS), last_modified_date: now })
@@ -337,19 +252,20 @@ export class MetadataRepository {
   /** Several books in one transaction; returns the ids that had a metadata row. */
   async updateBooks(
     updates: readonly { bookId: string; changes: BookMetadataChanges }[],
-    now: string,
+    at: Date,
     t: Db = this.db,
   ): Promise<string[]> {
-    return this.inTransaction(t, async (tx) => {
+    return atomically(t, async (tx) => {
       const updated: string[] = [];
-      for (const u of updates) if (await this.updateBook(u.bookId, u.changes, now, tx)) updated.push(u.bookId);
+      for (const u of updates) if (await this.updateBook(u.bookId, u.changes, at, tx)) updated.push(u.bookId);
       return updated;
     });
   }
 
   /** Writes the fields present in `changes`; false when the series has no metadata row. */
-  async updateSeries(seriesId: string, changes: SeriesMetadataChanges, now: string, t: Db = this.db): Promise<boolean> {
-    return this.inTransaction(t, async (tx) => {
+  async updateSeries(seriesId: string, changes: SeriesMetadataChanges, at: Date, t: Db = this.db): Promise<boolean> {
+    const now = at.toISOString();
+    return atomically(t, async (tx) => {
       const res = await tx
         .updateTable('series_metadata')
         .set({ ...columnsOf(changes, SERIES_COLUMNS), last_modified_date: now })
@@ -451,8 +367,9 @@ export class MetadataRepository {
   }
 
   /** Replaces the aggregation of a series (creating its row if a series somehow lacks one). */
-  async replaceAggregation(seriesId: string, aggregation: AggregationRecord, now: string, t: Db = this.db) {
-    await this.inTransaction(t, async (tx) => {
+  async replaceAggregation(seriesId: string, aggregation: AggregationRecord, at: Date, t: Db = this.db) {
+    const now = at.toISOString();
+    await atomically(t, async (tx) => {
       const values = {
         release_date: aggregation.releaseDate,
         summary: aggregation.summary,

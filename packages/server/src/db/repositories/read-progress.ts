@@ -1,56 +1,17 @@
 import type { Db } from '../database.js';
+import type { ReadProgressRepository } from '../../domain/ports.js';
+import type {
+  StoredReadProgress,
+  NewReadProgress,
+  AccessFacts,
+  ProgressBook,
+  BookState,
+} from '../../domain/read-progress.js';
 
 /**
  * Read progress rows (engine.md §13.1): one per (book, user), upserted. Plus the reads progress updates need:
  * a book's media and what access checks read, the books of a series or a read list with the caller's state.
  */
-
-export interface StoredReadProgress {
-  bookId: string;
-  userId: string;
-  /** 1-based. */
-  page: number;
-  completed: boolean;
-  readDate: string;
-  deviceId: string;
-  deviceName: string;
-  /** The Readium locator as it was stored (JSON), null when progress was set by page. */
-  locator: unknown;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-export type NewReadProgress = Omit<StoredReadProgress, 'createdDate' | 'lastModifiedDate'>;
-
-/** What content restrictions read (series metadata); books inherit their series'. */
-export interface AccessFacts {
-  libraryId: string;
-  ageRating: number | null;
-  sharingLabels: string[];
-}
-
-/** A book with its media, as progress updates need it. */
-export interface ProgressBook {
-  id: string;
-  seriesId: string;
-  access: AccessFacts;
-  mediaStatus: string | null;
-  mediaType: string | null;
-  pageCount: number;
-  epubDivinaCompatible: boolean;
-  /** Raw JSON of the EPUB analysis (positions…); null for other formats. */
-  extension: string | null;
-}
-
-/** A book of a series or read list, with the caller's state: null = unread, false = in progress, true = read. */
-export interface BookState {
-  id: string;
-  seriesId: string;
-  numberSort: number;
-  pageCount: number;
-  completed: boolean | null;
-  access: AccessFacts;
-}
 
 const CHUNK = 500;
 const chunks = <T>(xs: readonly T[]) => {
@@ -93,14 +54,8 @@ function parseLocator(json: string): unknown {
   }
 }
 
-export class ReadProgressRepository {
+export class KyselyReadProgressRepository implements ReadProgressRepository {
   constructor(private readonly db: Db) {}
-
-  /** Runs `fn` in one transaction (or the current one). */
-  transaction<T>(fn: (repo: ReadProgressRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new ReadProgressRepository(tx)));
-  }
 
   async find(bookId: string, userId: string): Promise<StoredReadProgress | undefined> {
     const row = await this.db
@@ -131,7 +86,8 @@ export class ReadProgressRepository {
    * nothing was updated (call it in a transaction): no UPSERT, whose conflict clause SQLite would also impose on
    * the statements of triggers on this table.
    */
-  async save(rows: readonly NewReadProgress[], now: string): Promise<void> {
+  async save(rows: readonly NewReadProgress[], at: Date): Promise<void> {
+    const now = at.toISOString();
     for (const p of rows) {
       const values = {
         page: p.page,

@@ -1,7 +1,9 @@
 import type { ContentViewer } from '../../domain/restrictions.js';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { ReadListRepository } from '../../domain/ports.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
 import { takeMembershipRemovals } from './collections.js';
+import type { StoredReadList, ReadListCounts, ReadListMember, ExportedBook } from '../../domain/collection.js';
 
 /*
  * Read lists of books (tables `readlist`, `readlist_book`; engine.md §6.10, §12.3, api.md §3.5). Posters are in
@@ -14,45 +16,6 @@ const chunks = <T>(xs: readonly T[]) => {
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
 };
-
-export interface StoredReadList {
-  id: string;
-  name: string;
-  summary: string;
-  ordered: boolean;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-/** A read list with how many of its books exist, how many the viewer sees, and how many of those are in the asked libraries. */
-export interface ReadListCounts extends StoredReadList {
-  total: number;
-  visible: number;
-  inLibraries: number;
-}
-
-export interface ReadListMember {
-  readListId: string;
-  bookId: string;
-  /** Position key in the list (0-based positions; ComicInfo story-arc numbers may leave gaps). */
-  number: number;
-  releaseDate: string | null;
-  visible: boolean;
-}
-
-/** What a ComicRack list and a ZIP download need about a book. */
-export interface ExportedBook {
-  id: string;
-  name: string;
-  libraryId: string;
-  /** file: URL. */
-  url: string;
-  seriesTitle: string;
-  number: string;
-  releaseDate: string | null;
-  /** Web links of the book, then of its series. */
-  links: { label: string; url: string }[];
-}
 
 type ReadListRow = {
   id: string;
@@ -72,14 +35,8 @@ const toReadList = (r: ReadListRow): StoredReadList => ({
   lastModifiedDate: r.last_modified_date,
 });
 
-export class ReadListRepository {
+export class KyselyReadListRepository implements ReadListRepository {
   constructor(readonly db: Db) {}
-
-  /** Runs `fn` in one transaction (writes are serialised: a check made inside holds until the commit). */
-  transaction<T>(fn: (repo: ReadListRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new ReadListRepository(tx)));
-  }
 
   async findById(id: string): Promise<StoredReadList | undefined> {
     const row = await this.db.selectFrom('readlist').selectAll().where('id', '=', id).executeTakeFirst();
@@ -253,7 +210,7 @@ export class ReadListRepository {
   }
 
   async insert(r: Omit<StoredReadList, 'lastModifiedDate'>, members: readonly { bookId: string; number: number }[]) {
-    await this.transaction(async ({ db }) => {
+    await atomically(this.db, async (db) => {
       await db
         .insertInto('readlist')
         .values({
@@ -273,9 +230,10 @@ export class ReadListRepository {
   async update(
     id: string,
     patch: { name?: string; summary?: string; ordered?: boolean; bookIds?: readonly string[] },
-    now: string,
+    at: Date,
   ): Promise<void> {
-    await this.transaction(async ({ db }) => {
+    const now = at.toISOString();
+    await atomically(this.db, async (db) => {
       await db
         .updateTable('readlist')
         .set({
@@ -301,8 +259,9 @@ export class ReadListRepository {
    * Adds the book unless it is already in (engine.md §6.10): at `number` when given and free, else after
    * the last position. Returns whether it was added.
    */
-  async add(id: string, bookId: string, number: number | null, now: string): Promise<boolean> {
-    return this.transaction(async ({ db }) => {
+  async add(id: string, bookId: string, number: number | null, at: Date): Promise<boolean> {
+    const now = at.toISOString();
+    return atomically(this.db, async (db) => {
       const members = await db
         .selectFrom('readlist_book')
         .select(['book_id', 'number'])

@@ -1,14 +1,8 @@
 import type { Db } from '../database.js';
+import type { RememberMeTokenRepository } from '../../domain/ports.js';
+import type { StoredRememberMeToken } from '../../domain/account.js';
 
-/** A remember-me token as stored: only a keyed hash of it (accounts/remember-me.ts). */
-export interface StoredRememberMeToken {
-  tokenHash: string;
-  userId: string;
-  createdDate: string;
-  expiresDate: string;
-}
-
-export class RememberMeTokenRepository {
+export class KyselyRememberMeTokenRepository implements RememberMeTokenRepository {
   constructor(private readonly db: Db) {}
 
   async insert(token: StoredRememberMeToken, t: Db = this.db): Promise<void> {

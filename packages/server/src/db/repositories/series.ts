@@ -1,4 +1,6 @@
 import type { Db } from '../database.js';
+import type { SeriesRepository } from '../../domain/ports.js';
+import type { SeriesRecord, NewSeries } from '../../domain/series.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const CHUNK = 500;
@@ -7,29 +9,6 @@ const chunks = <T>(xs: readonly T[]) => {
   for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
   return out;
 };
-
-/** A series row as the scanner sees it. Times are epoch milliseconds. */
-export interface SeriesRecord {
-  id: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  fileLastModified: number;
-  oneshot: boolean;
-  bookCount: number;
-  deletedDate: Date | null;
-}
-
-export interface NewSeries {
-  id: string;
-  libraryId: string;
-  name: string;
-  url: string;
-  fileLastModified: number;
-  oneshot: boolean;
-  title: string;
-  titleSort: string;
-}
 
 type Row = {
   id: string;
@@ -65,7 +44,7 @@ const COLUMNS = [
 ] as const;
 
 /** Write side of series (and the simple reads the scanner and the trash need). */
-export class SeriesRepository {
+export class KyselySeriesRepository implements SeriesRepository {
   constructor(private readonly db: Db) {}
 
   async find(id: string, t: Db = this.db): Promise<SeriesRecord | undefined> {
@@ -122,7 +101,8 @@ export class SeriesRepository {
   }
 
   /** Series row, its metadata (`title = titleSort = name` by default) and an empty book-metadata aggregation. */
-  async insert(series: readonly NewSeries[], now: string, t: Db = this.db): Promise<void> {
+  async insert(series: readonly NewSeries[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(series)) {
       await t
         .insertInto('series')
@@ -159,7 +139,8 @@ export class SeriesRepository {
     }
   }
 
-  async updateFileLastModified(id: string, fileLastModified: number, now: string, t: Db = this.db): Promise<void> {
+  async updateFileLastModified(id: string, fileLastModified: number, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('series')
       .set({ file_last_modified: iso(fileLastModified), last_modified_date: now })
@@ -167,7 +148,8 @@ export class SeriesRepository {
       .execute();
   }
 
-  async softDelete(ids: readonly string[], now: string, t: Db = this.db): Promise<void> {
+  async softDelete(ids: readonly string[], at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     for (const part of chunks(ids)) {
       await t
         .updateTable('series')
@@ -197,7 +179,8 @@ export class SeriesRepository {
    * Brings a soft-deleted series back at a new place (rename/move, engine.md §2.7): it keeps its id, its
    * metadata, its thumbnails and collections; its url, name, library and time are the walked ones.
    */
-  async revive(id: string, to: Omit<NewSeries, 'id'>, now: string, t: Db = this.db): Promise<void> {
+  async revive(id: string, to: Omit<NewSeries, 'id'>, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('series')
       .set({
@@ -218,7 +201,8 @@ export class SeriesRepository {
       .execute();
   }
 
-  async setBookCount(id: string, bookCount: number, now: string, t: Db = this.db): Promise<void> {
+  async setBookCount(id: string, bookCount: number, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('series')
       .set({ book_count: bookCount, last_modified_date: now })

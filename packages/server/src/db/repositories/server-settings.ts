@@ -1,13 +1,5 @@
-import type { Db } from '../database.js';
-
-/** The `server_settings` key/value table (engine.md §1.3). Values are strings; a missing row means "default". */
-export interface ServerSettingsRepository {
-  findAll(): Promise<Map<string, string | null>>;
-  /** Upserts every entry in one transaction; a `null` value deletes the row. */
-  save(entries: Record<string, string | null>): Promise<void>;
-  /** Inserts the value unless the key exists, then returns the stored value (first writer wins). */
-  insertIfAbsent(key: string, value: string): Promise<string>;
-}
+import { atomically, type Db } from '../database.js';
+import type { ServerSettingsRepository } from '../../domain/ports.js';
 
 export function createServerSettingsRepository(db: Db): ServerSettingsRepository {
   return {
@@ -19,7 +11,7 @@ export function createServerSettingsRepository(db: Db): ServerSettingsRepository
     async save(entries) {
       const keys = Object.keys(entries);
       if (keys.length === 0) return;
-      await db.transaction().execute(async (tx) => {
+      await atomically(db, async (tx) => {
         for (const key of keys) {
           const value = entries[key];
           if (value === null || value === undefined) {

@@ -1,28 +1,8 @@
 import type { Db } from '../database.js';
+import type { SessionRepository } from '../../domain/ports.js';
+import type { StoredSession, SessionCutoffs } from '../../domain/account.js';
 
-/** A session as stored: only a hash of its id, so a copy of the database opens no session. */
-export interface StoredSession {
-  idHash: string;
-  userId: string;
-  createdDate: string;
-  lastAccessDate: string;
-  /** The client has presented the id at least once since it was handed out. */
-  confirmed: boolean;
-  ip: string | null;
-  userAgent: string | null;
-}
-
-/** When sessions end: the limits on idle time (confirmed or not) and on age. */
-export interface SessionCutoffs {
-  /** Confirmed sessions last used before this are over. */
-  idleBefore: string;
-  /** Unconfirmed sessions last used before this are over. */
-  unconfirmedBefore: string;
-  /** Sessions opened before this are over, however busy. */
-  createdBefore: string;
-}
-
-export class SessionRepository {
+export class KyselySessionRepository implements SessionRepository {
   constructor(private readonly db: Db) {}
 
   async insert(session: StoredSession, t: Db = this.db): Promise<void> {
@@ -56,7 +36,8 @@ export class SessionRepository {
   }
 
   /** Records a use; the first one confirms the session. */
-  async touch(idHash: string, now: string, t: Db = this.db): Promise<void> {
+  async touch(idHash: string, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t.updateTable('session').set({ last_access_date: now, confirmed: 1 }).where('id_hash', '=', idHash).execute();
   }
 

@@ -1,17 +1,11 @@
 import type { Db } from '../database.js';
-
-export interface SidecarRecord {
-  url: string;
-  parentUrl: string;
-  libraryId: string;
-  /** Epoch milliseconds. */
-  lastModified: number;
-}
+import type { SidecarRepository } from '../../domain/ports.js';
+import type { SidecarRecord } from '../../domain/library.js';
 
 const CHUNK = 500;
 
 /** Sidecar files seen by the last scan (engine.md §2.8); the store is global, keyed by URL. */
-export class SidecarRepository {
+export class KyselySidecarRepository implements SidecarRepository {
   constructor(private readonly db: Db) {}
 
   async findByUrls(urls: readonly string[], t: Db = this.db): Promise<Map<string, SidecarRecord>> {

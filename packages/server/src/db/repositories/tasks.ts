@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { DB } from '../schema.js';
 
 /** A task as stored; the payload is the task's JSON, which this file never looks into. */
@@ -78,8 +78,7 @@ export class TaskRepository {
       }
     };
     // The max(seq) read and the inserts must not interleave with another submit.
-    if (t.isTransaction) await write(t);
-    else await t.transaction().execute(write);
+    await atomically(t, write);
   }
 
   /**

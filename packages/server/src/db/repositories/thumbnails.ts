@@ -1,61 +1,20 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
+import type { ThumbnailRepository } from '../../domain/ports.js';
+import type {
+  ThumbnailOwner,
+  StoredThumbnailType,
+  StoredThumbnail,
+  NewThumbnail,
+  BookForThumbnail,
+  SeriesForThumbnail,
+  VisibilityFacts,
+} from '../../domain/thumbnail.js';
 
 /**
  * Book and series posters (tables `thumbnail_book`, `thumbnail_series`), plus the few reads about books,
  * series and read progress that choosing and generating a poster needs (engine.md §7).
  * The image bytes are never in the database: see library/thumbnails.ts for where they live.
  */
-
-export type ThumbnailOwner = 'book' | 'series';
-export type StoredThumbnailType = 'GENERATED' | 'SIDECAR' | 'USER_UPLOADED';
-
-export interface StoredThumbnail {
-  id: string;
-  owner: ThumbnailOwner;
-  /** The book id or the series id. */
-  ownerId: string;
-  type: StoredThumbnailType;
-  /** file: URL of the sidecar image; null for images stored under the data directory. */
-  url: string | null;
-  selected: boolean;
-  mediaType: string;
-  fileSize: number;
-  width: number;
-  height: number;
-  createdDate: string;
-  lastModifiedDate: string;
-}
-
-export type NewThumbnail = Omit<StoredThumbnail, 'createdDate' | 'lastModifiedDate'>;
-
-/** What poster generation reads about a book: its file, its analysis and its first page. */
-export interface BookForThumbnail {
-  id: string;
-  seriesId: string;
-  libraryId: string;
-  url: string;
-  mediaStatus: string | null;
-  mediaType: string | null;
-  epubDivinaCompatible: boolean;
-  firstPage: { fileName: string; mediaType: string; width: number | null; height: number | null } | null;
-}
-
-export interface SeriesForThumbnail {
-  id: string;
-  libraryId: string;
-  url: string;
-  oneshot: boolean;
-  seriesCover: string;
-  importLocalArtwork: boolean;
-}
-
-/** What content restrictions read about a series (api.md §2.10). */
-export interface VisibilityFacts {
-  libraryId: string;
-  seriesId: string;
-  ageRating: number | null;
-  sharingLabels: string[];
-}
 
 type Row = {
   id: string;
@@ -78,14 +37,8 @@ const tableOf = (owner: ThumbnailOwner) =>
   (owner === 'book' ? 'thumbnail_book' : 'thumbnail_series') as 'thumbnail_book';
 const ownerColumn = (owner: ThumbnailOwner) => (owner === 'book' ? 'book_id' : 'series_id') as 'book_id';
 
-export class ThumbnailRepository {
+export class KyselyThumbnailRepository implements ThumbnailRepository {
   constructor(readonly db: Db) {}
-
-  /** Runs `fn` with a repository bound to one transaction: what it reads and writes is seen whole or not at all. */
-  transaction<T>(fn: (repo: ThumbnailRepository) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return this.db.transaction().execute((tx) => fn(new ThumbnailRepository(tx)));
-  }
 
   async findById(owner: ThumbnailOwner, id: string): Promise<StoredThumbnail | undefined> {
     const row = await this.select(owner).where('id', '=', id).executeTakeFirst();
@@ -102,7 +55,8 @@ export class ThumbnailRepository {
     return rows.map((r) => toThumbnail(owner, r));
   }
 
-  async insert(t: NewThumbnail, now = new Date().toISOString()): Promise<StoredThumbnail> {
+  async insert(t: NewThumbnail, at = new Date()): Promise<StoredThumbnail> {
+    const now = at.toISOString();
     await this.db
       .insertInto(tableOf(t.owner))
       .values({
@@ -125,7 +79,7 @@ export class ThumbnailRepository {
   /** Makes `id` the only selected poster of its owner, in one transaction. */
   async markSelected(owner: ThumbnailOwner, ownerId: string, id: string): Promise<void> {
     const now = new Date().toISOString();
-    await this.transaction(async ({ db: tx }) => {
+    await atomically(this.db, async (tx) => {
       const table = tableOf(owner);
       await tx
         .updateTable(table)

@@ -1,20 +1,7 @@
-import type { Db } from '../database.js';
-import { ROLES, type AgeRestriction, type Role } from '../../domain/user.js';
-
-/** A user as stored, with roles, shared libraries and sharing labels. */
-export interface StoredUser {
-  id: string;
-  email: string;
-  passwordHash: string;
-  roles: Role[];
-  sharedAllLibraries: boolean;
-  sharedLibraryIds: string[];
-  ageRestriction: AgeRestriction | null;
-  labelsAllow: string[];
-  labelsExclude: string[];
-  createdDate: string;
-  lastModifiedDate: string;
-}
+import { atomically, type Db } from '../database.js';
+import type { UserRepository } from '../../domain/ports.js';
+import { ROLES } from '../../domain/user.js';
+import type { StoredUser } from '../../domain/account.js';
 
 type UserRow = {
   id: string;
@@ -27,7 +14,7 @@ type UserRow = {
   last_modified_date: string;
 };
 
-export class UserRepository {
+export class KyselyUserRepository implements UserRepository {
   constructor(private readonly db: Db) {}
 
   async count(t: Db = this.db): Promise<number> {
@@ -58,36 +45,42 @@ export class UserRepository {
     return this.hydrate(rows, t);
   }
 
-  async insert(user: StoredUser, t: Db = this.db): Promise<void> {
-    await t
-      .insertInto('user')
-      .values({
-        id: user.id,
-        email: user.email,
-        email_lower: user.email.toLowerCase(),
-        password_hash: user.passwordHash,
-        ...restrictionColumns(user),
-        created_date: user.createdDate,
-        last_modified_date: user.lastModifiedDate,
-      })
-      .execute();
-    await this.writeCollections(user, t);
+  /** The user with roles and sharing, in one transaction. */
+  async insert(user: StoredUser): Promise<void> {
+    await atomically(this.db, async (t) => {
+      await t
+        .insertInto('user')
+        .values({
+          id: user.id,
+          email: user.email,
+          email_lower: user.email.toLowerCase(),
+          password_hash: user.passwordHash,
+          ...restrictionColumns(user),
+          created_date: user.createdDate,
+          last_modified_date: user.lastModifiedDate,
+        })
+        .execute();
+      await this.writeCollections(user, t);
+    });
   }
 
   /** Rewrites everything but the e-mail, the password and the creation date. */
-  async update(user: StoredUser, t: Db = this.db): Promise<void> {
-    await t
-      .updateTable('user')
-      .set({ ...restrictionColumns(user), last_modified_date: user.lastModifiedDate })
-      .where('id', '=', user.id)
-      .execute();
-    await t.deleteFrom('user_role').where('user_id', '=', user.id).execute();
-    await t.deleteFrom('user_library_sharing').where('user_id', '=', user.id).execute();
-    await t.deleteFrom('user_sharing_label').where('user_id', '=', user.id).execute();
-    await this.writeCollections(user, t);
+  async update(user: StoredUser): Promise<void> {
+    await atomically(this.db, async (t) => {
+      await t
+        .updateTable('user')
+        .set({ ...restrictionColumns(user), last_modified_date: user.lastModifiedDate })
+        .where('id', '=', user.id)
+        .execute();
+      await t.deleteFrom('user_role').where('user_id', '=', user.id).execute();
+      await t.deleteFrom('user_library_sharing').where('user_id', '=', user.id).execute();
+      await t.deleteFrom('user_sharing_label').where('user_id', '=', user.id).execute();
+      await this.writeCollections(user, t);
+    });
   }
 
-  async setPassword(id: string, passwordHash: string, now: string, t: Db = this.db): Promise<void> {
+  async setPassword(id: string, passwordHash: string, at: Date, t: Db = this.db): Promise<void> {
+    const now = at.toISOString();
     await t
       .updateTable('user')
       .set({ password_hash: passwordHash, last_modified_date: now })

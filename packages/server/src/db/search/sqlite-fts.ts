@@ -3,7 +3,8 @@ import type { Db } from '../database.js';
 import { AUTHOR_ROLES, FIELDS, EVERYTHING, type SearchEntity } from './fields.js';
 import { SEARCH_HIT_LIMIT, type FullTextSearch } from './full-text-search.js';
 import { toMatchExpressions } from './match.js';
-import { documentField, sortKey } from './text.js';
+import { sortKey } from '../../domain/text.js';
+import { documentField } from './text.js';
 
 /**
  * FullTextSearch on SQLite FTS5 (migration 0006). Triggers note changed series and books in `search_pending`;

@@ -1,44 +1,15 @@
 /**
- * Text normalisation shared by search documents, search queries, sort keys and string conditions.
- *
- * `fold` is what Komga gets from its analyzers and collations: lower case, accents and ligatures removed
- * (ASCII folding), Unicode-aware. Documents are stored as space-separated tokens with a space at both ends,
+ * Search documents and query words, from text folded as names compare (domain/text.ts `fold`). Documents are stored as space-separated tokens with a space at both ends,
  * so that a short query term can be matched as a whole token (`" x "`) by the trigram tokenizer, and runs of
  * CJK characters also carry their bigrams as tokens, the way Lucene's CJK bigram filter indexes them.
  */
 
-const LIGATURES: Record<string, string> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ł: 'l',
-  þ: 'th',
-  ı: 'i',
-};
-const LIGATURE_RE = new RegExp(`[${Object.keys(LIGATURES).join('')}]`, 'g');
-const MARKS = /\p{M}+/gu;
+import { fold } from '../../domain/text.js';
+
 // Underscores join words, as in Unicode word segmentation (Lucene keeps `right_to_left` whole).
 const SEPARATORS = /[^\p{L}\p{N}\p{M}\p{Pc}]+/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-
-/** Lower case without accents or ligatures; Hangul and other composed scripts stay composed. */
-export function fold(value: string): string {
-  return value
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(MARKS, '')
-    .normalize('NFC')
-    .replace(LIGATURE_RE, (c) => LIGATURES[c] ?? c);
-}
-
-/** `fold`, trimmed, with every run of white space collapsed: the key titles and names sort and compare by. */
-export function sortKey(value: string): string {
-  return fold(value).trim().replace(/\s+/gu, ' ');
-}
 
 /** The words of `value`, folded (punctuation and spaces separate words, as Lucene's standard tokenizer does). */
 export function words(value: string): string[] {

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BookDto, BookPageDto, MediaDto, R2PositionsDto, WPLinkDto, WPPublicationDto } from '@quire/api';
-import type { BookMediaView, BookView } from '../../db/queries/books.js';
+import type { BookMediaView } from '../../domain/book.js';
+import type { BookView } from '../../db/queries/books.js';
 import { mediaProfileOf } from '../../library/book-analyzer.js';
 import type { ListedPage } from '../../library/book-pages.js';
 import type { EpubExtension } from '../../library/book-analyzer.js';
@@ -17,7 +18,7 @@ import {
   type WebPubBookInput,
 } from '../../media/epub/index.js';
 import { MediaTypes } from '../../media/detect.js';
-import type { StoredFile } from '../../db/repositories/media.js';
+import type { StoredFile } from '../../domain/media.js';
 import { utcDateTime } from './users.js';
 
 /** Binary units, as Komga prints sizes: `0 B`, `23.1 KiB`, `12.3 MiB`. */

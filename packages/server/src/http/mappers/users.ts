@@ -1,11 +1,7 @@
 import type { ApiKeyDto, AuthenticationActivityDto, AuthenticationActivityQuery, UserDto } from '@quire/api';
 import type { AgeRestriction, Role } from '../../domain/user.js';
-import type { StoredApiKey } from '../../db/repositories/api-keys.js';
-import {
-  isActivitySortProperty,
-  type ActivityPageRequest,
-  type StoredActivity,
-} from '../../db/repositories/authentication-activity.js';
+import type { StoredApiKey } from '../../domain/account.js';
+import { isActivitySortProperty, type ActivityPageRequest, type StoredActivity } from '../../domain/account.js';
 
 /** What a UserDto is made from: a stored user or the current one. */
 export interface UserLike {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { bookOperations, bookPageOperations, webPubOperations } from '@quire/api/operations';
-import type { BookFileView } from '../../db/queries/books.js';
+import type { BookFileView } from '../../domain/book.js';
 import { listContext } from '../../db/queries/conditions.js';
 import { parseSort, type SortOrder } from '../../db/queries/sort.js';
 import { badRequest, forbidden, notFound } from '../../domain/errors.js';

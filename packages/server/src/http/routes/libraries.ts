@@ -1,6 +1,6 @@
 import type { libraryOperations, Operations } from '@quire/api/operations';
 import { forbidden, notFound } from '../../domain/errors.js';
-import type { LibraryRepository } from '../../db/repositories/libraries.js';
+import type { LibraryRepository } from '../../domain/ports.js';
 import type { LibraryLifecycle } from '../../library/library-lifecycle.js';
 import type { HandlerFunction, Handlers, OperationIdsOf } from '../operations.js';
 import { canSeeLibrary, toLibraryDto } from '../mappers/libraries.js';
