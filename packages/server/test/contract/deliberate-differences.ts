@@ -58,16 +58,6 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
     'parameter header x-komga-email: required false': CLAIM_HEADER,
     'parameter header x-komga-password: required false': CLAIM_HEADER,
   },
-  getCurrentUser: {
-    'parameter query remember-me: type "string" ≠ "boolean"':
-      'Read by the authentication hook before validation, as Spring converts a boolean (true/on/yes/1); any ' +
-      'other value means no remember-me cookie, not a 400 after the login already happened',
-  },
-  getDirectoryListing: {
-    'body: required true':
-      'Fastify validates a declared body, so a request sends one (at least {}), as the web clients do; an empty ' +
-      'request is a 400 instead of the roots',
-  },
   getFontFile: {
     'response 206: extra': 'Range requests are answered with 206 Partial Content (the EPUB reader streams fonts)',
   },
