@@ -137,7 +137,9 @@ export type AuthenticationActivityQuery = Static<typeof AuthenticationActivityQu
 
 export const RememberMeQuery = Type.Object({
   'remember-me': Type.Optional(
-    Type.Boolean({ description: 'true issues the remember-me cookie (read as Spring reads a boolean: also on, yes, 1)' }),
+    Type.Boolean({
+      description: 'true issues the remember-me cookie (read as Spring reads a boolean: also on, yes, 1)',
+    }),
   ),
 });
 export type RememberMeQuery = Static<typeof RememberMeQuery>;

@@ -318,7 +318,10 @@ describe('POST /api/v1/filesystem', () => {
   });
 
   it('lists the roots for a request without a body, as Komga does', async () => {
-    const res = await s.fetch('/api/v1/filesystem', { method: 'POST', headers: { Authorization: admin.authorization } });
+    const res = await s.fetch('/api/v1/filesystem', {
+      method: 'POST',
+      headers: { Authorization: admin.authorization },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ directories: [{ type: 'directory', name: '/', path: '/' }], files: [] });
   });

@@ -112,8 +112,10 @@ export const fetchPositions = (bookId: string) =>
 
 /** The base URL of an EPUB's resources, as the manifest's hrefs start (a prefix, not one resource). */
 export const resourceBaseUrl = (bookId: string) =>
-  new URL(operationUrl('/api/v1/books/{bookId}/resource/{resource}', { params: { bookId, resource: '' } }), window.location.origin)
-    .href;
+  new URL(
+    operationUrl('/api/v1/books/{bookId}/resource/{resource}', { params: { bookId, resource: '' } }),
+    window.location.origin,
+  ).href;
 
 /** The bytes of a page as shown (for making a poster of it). */
 export async function fetchPageImage(bookId: string, page: Pick<BookPageDto, 'number' | 'mediaType'>): Promise<Blob> {
