@@ -81,7 +81,8 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   getTags_1: idList('collection_id'),
   getBookProgression: {
     'response 200.locator.locations.fragments: optional (required in Komga)':
-      'One schema serves PUT, where clients may leave fragments out; the answer always carries it (empty when unknown)',
+      'A gap of the document only: the answer always carries fragments (empty when unknown), but its schema is the ' +
+      'PUT body’s, where clients may leave them out; an answer schema of its own would state it',
     'response 204: extra': 'Komga answers 204 too when the book has no progression yet; its document does not say so',
   },
   getAllBooksDeprecated: {
@@ -102,7 +103,8 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   getBookWebPubManifestPdf: nestedLinks,
   getBookPositions: {
     'response 200.positions[].locations.fragments: optional (required in Komga)':
-      "The locator type is the web reader's too, whose own locators may lack fragments; the answer always carries it",
+      'A gap of the document only: the answer always carries fragments, but the locator schema is also the web ' +
+      "reader's type for its own locators, which may lack them; an answer schema of its own would state it",
   },
   addUserUploadedBookThumbnail: uploadRequired,
   addUserUploadedSeriesThumbnail: uploadRequired,
