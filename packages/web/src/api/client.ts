@@ -22,12 +22,12 @@ export function basePath(): string {
   return new URL(base, window.location.origin).pathname.replace(/\/$/, '');
 }
 
-export interface ApiInit extends Omit<RequestInit, 'body'> {
+interface ApiInit extends Omit<RequestInit, 'body'> {
   body?: unknown;
   query?: Record<string, string | number | boolean | readonly (string | number)[] | undefined | null>;
 }
 
-export function apiUrl(path: string, query?: ApiInit['query']): string {
+function apiUrl(path: string, query?: ApiInit['query']): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
