@@ -87,6 +87,7 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
         ...options.config,
         openapiPath: operation.path,
         ...(multipart && operation.body ? { openapiBody: operation.body } : {}),
+        ...(operation.optionalBody ? { optionalBody: true } : {}),
       },
       handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
     });
@@ -121,7 +122,10 @@ function restParamHook(name: string) {
   };
 }
 
-/** A request without a body, to an operation whose body is optional, is handled as an empty one. */
+/**
+ * A request without a body, to an operation whose body is optional, is handled as an empty one (an empty JSON body
+ * comes here without one: routes/index.ts).
+ */
 async function emptyBodyHook(req: FastifyRequest) {
   req.body ??= {};
 }
