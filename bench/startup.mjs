@@ -3,48 +3,20 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { memoryMb, sleep } from './support/server.mjs';
+import { join } from 'node:path';
+import { memoryMb, sleep, startServer } from './support/server.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
-const main = resolve(import.meta.dirname, '../packages/server/dist/main.js');
-/** RSS of a process just spawned (so it has a pid), in MiB. */
-const rssMb = async (/** @type {import('node:child_process').ChildProcess} */ child) =>
-  (await memoryMb(/** @type {number} */ (child.pid))).rss;
 
 /** @param {number} port */
 async function once(port) {
   const dataDir = await mkdtemp(join(tmpdir(), 'quire-bench-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      QUIRE_PORT: String(port),
-      QUIRE_HOST: '127.0.0.1',
-      QUIRE_DATA_DIR: dataDir,
-      QUIRE_LOG_STDOUT: 'false',
-    },
-    stdio: 'ignore',
-  });
-  /** @type {number} */
-  let ms;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/actuator/health`)).ok) {
-        ms = performance.now() - started;
-        break;
-      }
-    } catch {
-      /* not up yet */
-    }
-    if (performance.now() - started > 30_000) throw new Error('server did not start');
-    await sleep(5);
-  }
+  const server = await startServer({ dataDir, port, pollMs: 5 });
+  const ms = performance.now() - started;
   await sleep(5000);
-  const rss = await rssMb(child);
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
+  const { rss } = await memoryMb(server.pid);
+  await server.stop();
   await rm(dataDir, { recursive: true, force: true });
   return { ms, rss };
 }
@@ -52,7 +24,7 @@ async function once(port) {
 // Baseline: a bare `node -e` process, to show what Node itself costs.
 const bare = spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 6000)'], { stdio: 'ignore' });
 await sleep(1000);
-const bareRss = await rssMb(bare);
+const { rss: bareRss } = await memoryMb(/** @type {number} */ (bare.pid));
 bare.kill();
 const results = [];
 for (let i = 0; i < runs; i++) results.push(await once(26600 + i));

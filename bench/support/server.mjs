@@ -1,6 +1,7 @@
-// Shared by the benchmarks: start the BUILT server (packages/server/dist/main.js, run `npm run build`
-// first) on a free port with its own data dir, claim it, create libraries, read its database read-only,
-// sample its memory. No hook in production code: only the HTTP API, the database file and /proc.
+// Shared by the benchmarks and the tests that need the server in a process of its own (fuzzing, kill -9,
+// hostile books): start the BUILT server (packages/server/dist/main.js, run `npm run build` first) on a free
+// port with its own data dir, claim it, create libraries, read its database read-only, sample its memory.
+// No hook in production code: only the HTTP API, the database file and /proc.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -27,15 +28,25 @@ export function freePort() {
 }
 
 /**
- * Spawns the built server and waits for /actuator/health. `nodeArgs` go before the script (e.g.
- * `--cpu-prof`). Returns `{ child, pid, base, port, dataDir, stop() }`; `stop()` sends SIGTERM (the server
- * then exits cleanly, which also writes a CPU profile) and waits for the exit, SIGKILL after `killAfterMs`.
- * @param {{ dataDir: string, port?: number, nodeArgs?: string[], env?: Record<string, string>,
- *   startTimeoutMs?: number }} options
+ * Spawns the server and waits for /actuator/health: the built one by default, or `main` (e.g. the sources with
+ * `nodeArgs: ['--import', <tsx loader>]`). `nodeArgs` go before the script (e.g. `--cpu-prof`). Returns
+ * `{ child, pid, base, port, dataDir, alive(), output(), stop(), kill() }`: `output()` is the end of what the process
+ * wrote; `stop()` sends SIGTERM (the server then exits cleanly, which also writes a CPU profile) and waits for the
+ * exit, SIGKILL after `killAfterMs`; `kill()` is `kill -9` (a crash), waiting for the exit.
+ * @param {{ dataDir: string, port?: number, main?: string, nodeArgs?: string[], env?: Record<string, string>,
+ *   startTimeoutMs?: number, pollMs?: number }} options
  */
-export async function startServer({ dataDir, port, nodeArgs = [], env = {}, startTimeoutMs = 30_000 }) {
+export async function startServer({
+  dataDir,
+  port,
+  main = SERVER_MAIN,
+  nodeArgs = [],
+  env = {},
+  startTimeoutMs = 30_000,
+  pollMs = 20,
+}) {
   port ??= await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     env: {
       ...process.env,
       QUIRE_PORT: String(port),
@@ -44,10 +55,12 @@ export async function startServer({ dataDir, port, nodeArgs = [], env = {}, star
       QUIRE_LOG_STDOUT: 'false',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  let output = '';
+  const keep = (/** @type {Buffer} */ d) => (output = (output + d.toString()).slice(-8000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   /** @type {number | NodeJS.Signals | null | undefined} */
   let exitCode;
   /** @type {Promise<void>} */
@@ -57,18 +70,23 @@ export async function startServer({ dataDir, port, nodeArgs = [], env = {}, star
       r();
     }),
   );
+  const alive = () => exitCode === undefined;
   const base = `http://127.0.0.1:${port}`;
   const stop = async (killAfterMs = 15_000) => {
-    if (exitCode === undefined) {
+    if (alive()) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       await exited;
       clearTimeout(timer);
     }
   };
+  const kill = async () => {
+    if (alive()) child.kill('SIGKILL');
+    await exited;
+  };
   const started = Date.now();
   for (;;) {
-    if (exitCode !== undefined) throw new Error(`server exited (${exitCode}) during start-up:\n${stderr}`);
+    if (!alive()) throw new Error(`server exited (${exitCode}) during start-up:\n${output}`);
     try {
       if ((await fetch(`${base}/actuator/health`)).ok) break;
     } catch {
@@ -76,13 +94,13 @@ export async function startServer({ dataDir, port, nodeArgs = [], env = {}, star
     }
     if (Date.now() - started > startTimeoutMs) {
       await stop();
-      throw new Error('server did not start');
+      throw new Error(`server did not start in ${startTimeoutMs} ms:\n${output}`);
     }
-    await sleep(20);
+    await sleep(pollMs);
   }
   // It answered on its port, so it was spawned and has a pid.
   const pid = /** @type {number} */ (child.pid);
-  return { child, pid, base, port, dataDir, stop, stderr: () => stderr };
+  return { child, pid, base, port, dataDir, alive, stop, kill, output: () => output };
 }
 
 /**

@@ -136,7 +136,11 @@ export const AuthenticationActivityQuery = Type.Object({
 export type AuthenticationActivityQuery = Static<typeof AuthenticationActivityQuery>;
 
 export const RememberMeQuery = Type.Object({
-  'remember-me': Type.Optional(Type.String({ description: 'true, on, yes or 1 issues the remember-me cookie' })),
+  'remember-me': Type.Optional(
+    Type.Boolean({
+      description: 'true issues the remember-me cookie (read as Spring reads a boolean: also on, yes, 1)',
+    }),
+  ),
 });
 export type RememberMeQuery = Static<typeof RememberMeQuery>;
 

@@ -22,6 +22,11 @@ export interface Operation {
   query?: TObject;
   headers?: TObject;
   body?: TSchema;
+  /**
+   * Komga's `@RequestBody(required = false)`: a request without a body is handled as an empty one (`{}`), and the
+   * document does not mark the body required. Only for bodies whose properties are all optional.
+   */
+  optionalBody?: true;
   /** Request media types when not JSON (multipart uploads). */
   consumes?: readonly string[];
   /** Status → answer. JSON answers are TypeBox schemas; bytes use `binary()`, no body `empty()`. */

@@ -8,6 +8,8 @@ declare module 'fastify' {
     openapiPath?: string;
     /** The request body of the OpenAPI document when the server does not validate it (multipart uploads). */
     openapiBody?: unknown;
+    /** The operation's body is optional: an empty JSON body is no body, as Spring reads it. */
+    optionalBody?: boolean;
   }
   interface FastifyInstance {
     /** onRequest hook: resolves the caller from session, remember-me, Basic or API key; 401 when none. */

@@ -12,7 +12,9 @@ import type {
 import type { IdPage, Slice } from '../db/queries/series-list.js';
 import type { BookQueries } from '../db/queries/books.js';
 import type { SeriesQueries } from '../db/queries/series.js';
-import { isAdmin } from '../domain/user.js';
+import { listContext } from '../db/queries/conditions.js';
+import { parseSort, type SortOrder } from '../db/queries/sort.js';
+import { isAdmin, type CurrentUser } from '../domain/user.js';
 import { toBookDto } from './mappers/books.js';
 import { toSeriesDto } from './mappers/series.js';
 
@@ -73,6 +75,30 @@ export function toPage<T>(
 export function pageOf<T>(values: T[], req: PageRequest): Page<T> {
   const content = req.slice ? values.slice(req.slice.offset, req.slice.offset + req.slice.limit) : values;
   return toPage(content, values.length, req);
+}
+
+/** The requested orders; with none, relevance when there is a full-text search (api.md §1.4). */
+export function ordersOf(sort: string[] | undefined, fullText: string | null | undefined): SortOrder[] {
+  const orders = parseSort(sort);
+  if (orders.length === 0 && fullText && fullText.trim() !== '') return [{ property: 'relevance', descending: false }];
+  return orders;
+}
+
+/**
+ * A search list (`POST /api/v1/books/list`, `/series/list`, api.md §5): the body's condition and full-text search
+ * for the caller, the query's paging and orders.
+ */
+export function searchRequest<C>(req: {
+  user: CurrentUser;
+  body: { condition?: C | null; fullTextSearch?: string | null };
+  query: { page?: number; size?: number; unpaged?: boolean; sort?: string[] };
+}) {
+  const fullText = req.body.fullTextSearch;
+  return {
+    search: { ctx: listContext(req.user), condition: req.body.condition ?? null, fullText },
+    orders: ordersOf(req.query.sort, fullText),
+    page: pageRequest(req.query),
+  };
 }
 
 /** What turns the ids of a list query into DTOs (narrowed from the routes' dependencies). */

@@ -78,12 +78,16 @@ export function registerOperations(app: FastifyInstance, handlers: Handlers<Oper
         ...(operation.access === 'public' || operation.access === 'optional' ? { security: [] } : {}),
       },
       ...(onRequest ? { onRequest } : {}),
-      ...(operation.restParam ? { preValidation: restParamHook(operation.restParam) } : {}),
+      preValidation: [
+        ...(operation.restParam ? [restParamHook(operation.restParam)] : []),
+        ...(operation.optionalBody ? [emptyBodyHook] : []),
+      ],
       ...options,
       config: {
         ...options.config,
         openapiPath: operation.path,
         ...(multipart && operation.body ? { openapiBody: operation.body } : {}),
+        ...(operation.optionalBody ? { optionalBody: true } : {}),
       },
       handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
     });
@@ -119,6 +123,14 @@ function restParamHook(name: string) {
 }
 
 /**
+ * A request without a body, to an operation whose body is optional, is handled as an empty one (an empty JSON body
+ * comes here without one: routes/index.ts).
+ */
+async function emptyBodyHook(req: FastifyRequest) {
+  req.body ??= {};
+}
+
+/**
  * `@fastify/swagger`, registered before the operations: it collects each route's schema, and the document is
  * what `GET /v3/api-docs` answers (where Komga serves its own). Paths are written as the table writes them.
  */
@@ -141,9 +153,16 @@ export async function registerApiDocs(app: FastifyInstance, info: { version: str
     },
     hideUntagged: true,
     // Spring writes a trailing wildcard as a literal `*` (`/books/{bookId}/file/*`), @fastify/swagger as `{*}`.
+    // @fastify/swagger marks every body required (Fastify validates a declared one); an optional one is not.
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
       const { openapiObject } = document;
+      for (const operation of Object.values(operations) as Operation[]) {
+        if (!operation.optionalBody) continue;
+        const method = operation.method.toLowerCase() as Lowercase<Operation['method']>;
+        const body = openapiObject.paths?.[operation.path]?.[method]?.requestBody;
+        if (body && 'required' in body) delete body.required;
+      }
       const paths = Object.entries(openapiObject.paths ?? {}).map(([path, item]) => [
         path.replace(/\{\*\}$/, '*'),
         item,

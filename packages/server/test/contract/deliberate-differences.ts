@@ -58,16 +58,6 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
     'parameter header x-komga-email: required false': CLAIM_HEADER,
     'parameter header x-komga-password: required false': CLAIM_HEADER,
   },
-  getCurrentUser: {
-    'parameter query remember-me: type "string" ≠ "boolean"':
-      'Read by the authentication hook before validation, as Spring converts a boolean (true/on/yes/1); any ' +
-      'other value means no remember-me cookie, not a 400 after the login already happened',
-  },
-  getDirectoryListing: {
-    'body: required true':
-      'Fastify validates a declared body, so a request sends one (at least {}), as the web clients do; an empty ' +
-      'request is a 400 instead of the roots',
-  },
   getFontFile: {
     'response 206: extra': 'Range requests are answered with 206 Partial Content (the EPUB reader streams fonts)',
   },
@@ -91,7 +81,8 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   getTags_1: idList('collection_id'),
   getBookProgression: {
     'response 200.locator.locations.fragments: optional (required in Komga)':
-      'One schema serves PUT, where clients may leave fragments out; the answer always carries it (empty when unknown)',
+      'A gap of the document only: the answer always carries fragments (empty when unknown), but its schema is the ' +
+      'PUT body’s, where clients may leave them out; an answer schema of its own would state it',
     'response 204: extra': 'Komga answers 204 too when the book has no progression yet; its document does not say so',
   },
   getAllBooksDeprecated: {
@@ -112,7 +103,8 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   getBookWebPubManifestPdf: nestedLinks,
   getBookPositions: {
     'response 200.positions[].locations.fragments: optional (required in Komga)':
-      "The locator type is the web reader's too, whose own locators may lack fragments; the answer always carries it",
+      'A gap of the document only: the answer always carries fragments, but the locator schema is also the web ' +
+      "reader's type for its own locators, which may lack them; an answer schema of its own would state it",
   },
   addUserUploadedBookThumbnail: uploadRequired,
   addUserUploadedSeriesThumbnail: uploadRequired,

@@ -171,6 +171,29 @@ describe('authentication', () => {
       expect(cookiesOf(res)['komga-remember-me']).toBeUndefined();
     });
 
+    it('reads the parameter as a boolean: on/yes/1 in any case issue the cookie, anything else is a 400', async () => {
+      for (const yes of ['TRUE', 'on', 'Yes', '1']) {
+        const res = await s.fetch(`/api/v2/users/me?remember-me=${yes}`, {
+          headers: { Authorization: admin.authorization },
+        });
+        expect(res.status, yes).toBe(200);
+        expect(cookiesOf(res)['komga-remember-me'], yes).toMatch(/Max-Age=31536000/);
+      }
+      for (const no of ['off', '0', '']) {
+        const res = await s.fetch(`/api/v2/users/me?remember-me=${no}`, {
+          headers: { Authorization: admin.authorization },
+        });
+        expect(res.status, no).toBe(200);
+        expect(cookiesOf(res)['komga-remember-me'], no).toBeUndefined();
+      }
+      const wrong = await s.fetch('/api/v2/users/me?remember-me=maybe', {
+        headers: { Authorization: admin.authorization },
+      });
+      expect(wrong.status).toBe(400);
+      expect(await wrong.json()).toEqual({ violations: [{ fieldName: 'remember-me', message: expect.any(String) }] });
+      expect(cookiesOf(wrong)['komga-remember-me']).toBeUndefined();
+    });
+
     it('refuses a tampered cookie, clears it and records the failure', async () => {
       const res = await s.fetch('/api/v2/users/me?remember-me=yes', {
         headers: { Authorization: admin.authorization },

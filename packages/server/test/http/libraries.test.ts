@@ -317,6 +317,17 @@ describe('POST /api/v1/filesystem', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('lists the roots for a request without a body, or with an empty JSON one, as Komga does', async () => {
+    for (const headers of [{}, { 'Content-Type': 'application/json' }] as Record<string, string>[]) {
+      const res = await s.fetch('/api/v1/filesystem', {
+        method: 'POST',
+        headers: { Authorization: admin.authorization, ...headers },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ directories: [{ type: 'directory', name: '/', path: '/' }], files: [] });
+    }
+  });
+
   it('lists the roots for an empty path (and an empty body)', async () => {
     for (const body of [{ path: '' }, {}]) {
       const res = await browse(body);

@@ -33,6 +33,9 @@ function zipWithDamagedData(entries: ZipEntry[], damaged: string): Buffer {
   return Buffer.concat(parts);
 }
 
+/** A ZIP of these entries, as they are. */
+const zip = (entries: ZipEntry[]) => Buffer.concat(zipParts(entries) as Buffer[]);
+
 /** A JPEG of noise big enough (~400 KB) that listing reads only its start. */
 async function bigJpeg(seed: number): Promise<Buffer> {
   const width = 700;
@@ -65,13 +68,36 @@ const CONTAINER = `<?xml version="1.0"?>
   <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
 </container>`;
 
-function opf(manifest: string, spine: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
+/**
+ * An EPUB whose spine is `items`, in order (files under OEBPS/, deflated), with the data of `damaged` overwritten
+ * as zipWithDamagedData does.
+ */
+function epubWithDamagedData(
+  items: { href: string; mediaType: string; data: Buffer; properties?: string }[],
+  damaged: string,
+): Buffer {
+  const manifest = items
+    .map((item, i) => {
+      const properties = item.properties ? ` properties="${item.properties}"` : '';
+      return `<item id="i${i}" href="${item.href}" media-type="${item.mediaType}"${properties}/>`;
+    })
+    .join('');
+  const spine = items.map((_, i) => `<itemref idref="i${i}"/>`).join('');
+  const opf = `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
   <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier><dc:title>T</dc:title></metadata>
   <manifest>${manifest}</manifest>
   <spine>${spine}</spine>
 </package>`;
+  return zipWithDamagedData(
+    [
+      { name: 'mimetype', data: Buffer.from('application/epub+zip') },
+      { name: 'META-INF/container.xml', data: Buffer.from(CONTAINER), deflate: true },
+      { name: 'OEBPS/content.opf', data: Buffer.from(opf), deflate: true },
+      ...items.map((item) => ({ name: `OEBPS/${item.href}`, data: item.data, deflate: true })),
+    ],
+    `OEBPS/${damaged}`,
+  );
 }
 
 const chapter = (n: number) =>
@@ -99,11 +125,12 @@ beforeAll(async () => {
   const good1 = await makeImage('jpeg', 1, 200, 300);
   const good2 = await makeImage('png', 2, 200, 300);
   const big = await bigJpeg(3);
+  const jpeg = 'image/jpeg';
+  const xhtml = 'application/xhtml+xml';
 
-  // A deflated page whose data is damaged past its first 64 KiB: listing reads its head fine, serving fails.
-  await writeFile(
-    join(folder, 'truncated-entry.cbz'),
-    zipWithDamagedData(
+  const damagedBooks: Record<string, Buffer> = {
+    // A deflated page whose data is damaged past its first 64 KiB: listing reads its head fine, serving fails.
+    'truncated-entry.cbz': zipWithDamagedData(
       [
         { name: '01.jpg', data: good1 },
         { name: '02.jpg', data: big, deflate: true },
@@ -111,94 +138,40 @@ beforeAll(async () => {
       ],
       '02.jpg',
     ),
-  );
-  // A stored page whose bytes do not match the CRC-32 the archive records; and the first page at that.
-  await writeFile(
-    join(folder, 'crc-mismatch.cbz'),
-    Buffer.concat(
-      zipParts([
-        { name: '01.jpg', data: good1, crc: 0x12345678 },
-        { name: '02.png', data: good2 },
-      ]) as Buffer[],
-    ),
-  );
-  // Image magic bytes and nothing readable behind a valid name, as the first page (the poster's source).
-  await writeFile(
-    join(folder, 'corrupt-image.cbz'),
-    Buffer.concat(
-      zipParts([
-        { name: '01.jpg', data: NOT_AN_IMAGE },
-        { name: '02.jpg', data: good1 },
-      ]) as Buffer[],
-    ),
-  );
-  // Every page unreadable: no page left.
-  await writeFile(
-    join(folder, 'no-readable-page.cbz'),
-    Buffer.concat(zipParts([{ name: '01.jpg', data: NOT_AN_IMAGE }]) as Buffer[]),
-  );
-  await writeFile(join(folder, 'broken-page.pdf'), await pdfWithBrokenPage());
-  // A first page whose header reads but whose image libvips cannot decode (JPEG XL, from a real fixture read in place).
-  const jxl = await zipReader.read(fixture('archives/book-image-format-test.zip'), 'book/3.jxl');
-  await writeFile(
-    join(folder, 'undecodable-cover.cbz'),
-    Buffer.concat(
-      zipParts([
-        { name: '01.jxl', data: jxl },
-        { name: '02.jpg', data: good1 },
-      ]) as Buffer[],
-    ),
-  );
-  // A Divina EPUB (one image per spine item) whose second image's data is damaged.
-  await writeFile(
-    join(folder, 'divina.epub'),
-    zipWithDamagedData(
+    // A stored page whose bytes do not match the CRC-32 the archive records; and the first page at that.
+    'crc-mismatch.cbz': zip([
+      { name: '01.jpg', data: good1, crc: 0x12345678 },
+      { name: '02.png', data: good2 },
+    ]),
+    // Image magic bytes and nothing readable behind a valid name, as the first page (the poster's source).
+    'corrupt-image.cbz': zip([
+      { name: '01.jpg', data: NOT_AN_IMAGE },
+      { name: '02.jpg', data: good1 },
+    ]),
+    // Every page unreadable: no page left.
+    'no-readable-page.cbz': zip([{ name: '01.jpg', data: NOT_AN_IMAGE }]),
+    'broken-page.pdf': await pdfWithBrokenPage(),
+    // A first page whose header reads but whose image libvips cannot decode (JPEG XL, from a real fixture read in
+    // place).
+    'undecodable-cover.cbz': zip([
+      { name: '01.jxl', data: await zipReader.read(fixture('archives/book-image-format-test.zip'), 'book/3.jxl') },
+      { name: '02.jpg', data: good1 },
+    ]),
+    // A Divina EPUB (one image per spine item) whose second image's data is damaged.
+    'divina.epub': epubWithDamagedData(
       [
-        { name: 'mimetype', data: Buffer.from('application/epub+zip') },
-        { name: 'META-INF/container.xml', data: Buffer.from(CONTAINER), deflate: true },
-        {
-          name: 'OEBPS/content.opf',
-          data: Buffer.from(
-            opf(
-              '<item id="p1" href="p1.jpg" media-type="image/jpeg" properties="cover-image"/>' +
-                '<item id="p2" href="p2.jpg" media-type="image/jpeg"/>',
-              '<itemref idref="p1"/><itemref idref="p2"/>',
-            ),
-          ),
-          deflate: true,
-        },
-        { name: 'OEBPS/p1.jpg', data: good1 },
-        { name: 'OEBPS/p2.jpg', data: big, deflate: true },
+        { href: 'p1.jpg', mediaType: jpeg, data: good1, properties: 'cover-image' },
+        { href: 'p2.jpg', mediaType: jpeg, data: big },
       ],
-      'OEBPS/p2.jpg',
+      'p2.jpg',
     ),
-  );
-  // A reflowable EPUB whose second chapter's data is damaged.
-  await writeFile(
-    join(folder, 'chapters.epub'),
-    zipWithDamagedData(
-      [
-        { name: 'mimetype', data: Buffer.from('application/epub+zip') },
-        { name: 'META-INF/container.xml', data: Buffer.from(CONTAINER), deflate: true },
-        {
-          name: 'OEBPS/content.opf',
-          data: Buffer.from(
-            opf(
-              '<item id="c1" href="c1.xhtml" media-type="application/xhtml+xml"/>' +
-                '<item id="c2" href="c2.xhtml" media-type="application/xhtml+xml"/>' +
-                '<item id="c3" href="c3.xhtml" media-type="application/xhtml+xml"/>',
-              '<itemref idref="c1"/><itemref idref="c2"/><itemref idref="c3"/>',
-            ),
-          ),
-          deflate: true,
-        },
-        { name: 'OEBPS/c1.xhtml', data: chapter(1), deflate: true },
-        { name: 'OEBPS/c2.xhtml', data: chapter(2), deflate: true },
-        { name: 'OEBPS/c3.xhtml', data: chapter(3), deflate: true },
-      ],
-      'OEBPS/c2.xhtml',
+    // A reflowable EPUB whose second chapter's data is damaged.
+    'chapters.epub': epubWithDamagedData(
+      [1, 2, 3].map((n) => ({ href: `c${n}.xhtml`, mediaType: xhtml, data: chapter(n) })),
+      'c2.xhtml',
     ),
-  );
+  };
+  for (const [name, bytes] of Object.entries(damagedBooks)) await writeFile(join(folder, name), bytes);
 
   s = await startServer();
   auth = await claim(s);
@@ -212,7 +185,7 @@ beforeAll(async () => {
   for (;;) {
     const page = (await (await get('/api/v1/books?unpaged=true')).json()) as { content: Book[] };
     const done = page.content.filter((b) => b.media.status !== 'UNKNOWN');
-    if (done.length === 8) {
+    if (done.length === Object.keys(damagedBooks).length) {
       for (const b of done) books.set(b.name, b);
       break;
     }

@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { claim, memoryMb, openDatabase, sessionCookie, sleep, startServer } from '../../../../bench/support/server.mjs';
 
 /*
  * Fuzzing Quire with mutated real books (issue 11). A seeded mutator damages copies of the real fixtures
@@ -224,23 +222,9 @@ function makeCase(
 // ---------------------------------------------------------------------------------------------------------------
 // The server
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((ok, ko) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', ko);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? ok(address.port) : ko(new Error('no port'))));
-    });
-  });
-}
-
 interface Server {
-  child: ChildProcess;
   url: string;
+  pid: number;
   dataDir: string;
   auth: string;
   /** Last lines of its output, for crash reports. */
@@ -249,78 +233,31 @@ interface Server {
   stop: () => Promise<void>;
 }
 
-async function startServer(): Promise<Server> {
+/** The built server on a fresh data folder, claimed, with a session cookie. */
+async function startFuzzServer(): Promise<Server> {
   if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`npm run build\` first`);
   const dataDir = await mkdtemp(join(tmpdir(), 'quire-fuzz-data-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
-    env: {
-      ...process.env,
-      QUIRE_PORT: String(port),
-      QUIRE_HOST: '127.0.0.1',
-      QUIRE_DATA_DIR: dataDir,
-      QUIRE_LOG_STDOUT: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-8000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (!alive()) throw new Error(`server exited during start-up:\n${log}`);
-    try {
-      if ((await fetch(`${url}/actuator/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${log}`);
-    await sleep(100);
-  }
-  const email = 'fuzz@example.org';
-  const password = 'fuzz-secret';
-  const claimed = await fetch(`${url}/api/v1/claim`, {
-    method: 'POST',
-    headers: { 'X-Komga-Email': email, 'X-Komga-Password': password },
-  });
-  if (!claimed.ok) throw new Error(`claim: ${claimed.status}`);
+  const server = await startServer({ dataDir, main: SERVER_MAIN, startTimeoutMs: 60_000, pollMs: 100 });
   // A session cookie: Basic authentication (argon2) on every request would cost more than the checks.
-  const me = await fetch(`${url}/api/v2/users/me`, {
-    headers: { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` },
-  });
-  const cookie = me.headers.get('set-cookie')?.split(';')[0];
-  if (!cookie) throw new Error('no session cookie');
+  const auth = await sessionCookie(server.base, await claim(server.base, 'fuzz@example.org', 'fuzz-secret'));
   return {
-    child,
-    url,
+    url: server.base,
+    pid: server.pid,
     dataDir,
-    auth: cookie,
-    output: () => log,
-    alive,
+    auth,
+    output: server.output,
+    alive: server.alive,
     stop: async () => {
-      if (alive()) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
 /** The kernel's high-water mark of the process's resident memory (VmHWM), in MiB; 0 once it has gone. */
-function peakRssMb(pid: number | undefined): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
+async function peakRssMb(pid: number): Promise<number> {
+  const { hwm } = await memoryMb(pid).catch(() => ({ hwm: 0 }));
+  return Number.isFinite(hwm) ? hwm : 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -410,7 +347,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
   };
   const count = (table: Record<string, number>, key: string) => (table[key] = (table[key] ?? 0) + 1);
 
-  let server = await startServer();
+  let server = await startFuzzServer();
   const workDir = await mkdtemp(join(tmpdir(), 'quire-fuzz-books-'));
   try {
     for (let b = 0; b < indexes.length; b += batchSize) {
@@ -450,7 +387,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
       const library = (await created.json()) as { id: string };
 
       // Wait for the scan, the analyses and their follow-ups (posters, metadata, hashes): the task queue empties.
-      const db = new Database(join(server.dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
+      const db = openDatabase(server.dataDir);
       const queued = db.prepare('select count(*) from task').pluck();
       const createdAt = Date.now();
       const deadline = createdAt + batchTimeoutMs;
@@ -485,7 +422,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
         await sleep(250);
       }
       db.close();
-      result.peakRssMb = Math.max(result.peakRssMb, peakRssMb(server.child.pid));
+      result.peakRssMb = Math.max(result.peakRssMb, await peakRssMb(server.pid));
 
       if (!server.alive()) {
         const output = server.output();
@@ -493,7 +430,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
           await fail(c, `server died during this batch (cases ${batch[0]}–${batch.at(-1)})`);
         log(`server output:\n${output}`);
         await server.stop();
-        server = await startServer();
+        server = await startFuzzServer();
         continue;
       }
       if (hang) log(`batch ${b / batchSize}: tasks still queued after ${batchTimeoutMs} ms`);
@@ -582,11 +519,11 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
       );
       // Mutants that did not become books (a scan only takes files it recognises by name, so all should).
       for (const path of cases.keys()) if (!seen.has(path)) count(result.statuses, 'NOT_A_BOOK');
-      result.peakRssMb = Math.max(result.peakRssMb, peakRssMb(server.child.pid));
+      result.peakRssMb = Math.max(result.peakRssMb, await peakRssMb(server.pid));
       if (!server.alive()) {
         for (const c of cases.values()) await fail(c, `server died while its pages were read`);
         await server.stop();
-        server = await startServer();
+        server = await startFuzzServer();
         continue;
       }
       await call(`/api/v1/libraries/${library.id}`, { method: 'DELETE' });
@@ -598,7 +535,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
       );
     }
   } finally {
-    result.peakRssMb = Math.max(result.peakRssMb, peakRssMb(server.child.pid));
+    result.peakRssMb = Math.max(result.peakRssMb, await peakRssMb(server.pid));
     await server.stop();
     await rm(workDir, { recursive: true, force: true });
   }

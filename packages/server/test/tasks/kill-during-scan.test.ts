@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, startServer } from '../../../../bench/support/server.mjs';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
 
 /*
@@ -24,59 +23,17 @@ const repoRoot = resolve(import.meta.dirname, '../../../..');
 /** tsx's loader: the child runs the TypeScript sources, so this test needs no build. */
 const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
-interface Child {
-  url: string;
-  process: ChildProcess;
-  output: () => string;
-}
+type Child = Awaited<ReturnType<typeof startServer>>;
 
-async function freePort(): Promise<number> {
-  return new Promise((ok, ko) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? ok(address.port) : ko(new Error('no port'))));
-    });
+/** The server's entry point, from the sources, in a child process on `dataDir`; resolves once it answers. */
+const startChild = (dataDir: string) =>
+  startServer({
+    dataDir,
+    main: join(repoRoot, 'packages/server/src/main.ts'),
+    nodeArgs: ['--import', tsx],
+    startTimeoutMs: 60_000,
+    pollMs: 100,
   });
-}
-
-/** The server's entry point in a child process, on `dataDir`; resolves once it answers. */
-async function startChild(dataDir: string): Promise<Child> {
-  const port = await freePort();
-  let log = '';
-  const child = spawn(process.execPath, ['--import', tsx, join(repoRoot, 'packages/server/src/main.ts')], {
-    env: {
-      ...process.env,
-      QUIRE_PORT: String(port),
-      QUIRE_HOST: '127.0.0.1',
-      QUIRE_DATA_DIR: dataDir,
-      QUIRE_LOG_STDOUT: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      if ((await fetch(`${url}/actuator/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url, process: child, output: () => log };
-}
-
-async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGTERM') {
-  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
-  const exited = new Promise((r) => child.process.once('exit', r));
-  child.process.kill(signal);
-  await exited;
-}
 
 let dataDir: string;
 let root: string;
@@ -84,7 +41,7 @@ const children: Child[] = [];
 const auth = `Basic ${Buffer.from('admin@example.org:admin-secret').toString('base64')}`;
 
 const api = async <T>(child: Child, path: string, init: RequestInit = {}): Promise<T> => {
-  const res = await fetch(`${child.url}${path}`, {
+  const res = await fetch(`${child.base}${path}`, {
     ...init,
     headers: { authorization: auth, 'content-type': 'application/json', ...init.headers },
   });
@@ -113,7 +70,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const c of children) await stopChild(c, 'SIGKILL');
+  for (const c of children) await c.kill();
   await rm(dataDir, { recursive: true, force: true });
   await rm(root, { recursive: true, force: true });
 });
@@ -122,7 +79,7 @@ describe('kill -9 during a scan', () => {
   it('keeps what was committed, and the next process finishes the scan with every book', async () => {
     const first = await startChild(dataDir);
     children.push(first);
-    const claimed = await fetch(`${first.url}/api/v1/claim`, {
+    const claimed = await fetch(`${first.base}/api/v1/claim`, {
       method: 'POST',
       headers: { 'X-Komga-Email': 'admin@example.org', 'X-Komga-Password': 'admin-secret' },
     });
@@ -139,7 +96,7 @@ describe('kill -9 during a scan', () => {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
       try {
-        const watcher = new Database(join(dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
+        const watcher = openDatabase(dataDir);
         try {
           seen = watcher.prepare('SELECT id FROM book').pluck().all() as string[];
         } finally {
@@ -151,8 +108,7 @@ describe('kill -9 during a scan', () => {
       if (seen.length > 0) break;
       await new Promise((r) => setTimeout(r, 2));
     }
-    first.process.kill('SIGKILL');
-    await new Promise((r) => first.process.once('exit', r));
+    await first.kill();
     expect(seen.length).toBeGreaterThan(0);
 
     // The file as the killed process left it (its WAL included): sound, and holding what was seen.
@@ -199,9 +155,9 @@ describe('kill -9 during a scan', () => {
     );
     expect(series.totalElements).toBe(FOLDERS);
     expect(series.content.every((s) => s.booksCount === BOOKS_PER_FOLDER)).toBe(true);
-    await stopChild(second);
+    await second.stop();
 
-    const db2 = new Database(join(dataDir, 'database.sqlite'), { readonly: true });
+    const db2 = openDatabase(dataDir);
     try {
       expect(db2.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {

@@ -61,7 +61,7 @@ function basic({ email, password }: Credentials): string {
 async function logIn(credentials: Credentials & { rememberMe: boolean }): Promise<UserDto> {
   return client.get('/api/v2/users/me', {
     headers: { Authorization: basic(credentials) },
-    query: { 'remember-me': String(credentials.rememberMe) },
+    query: { 'remember-me': credentials.rememberMe },
   });
 }
 

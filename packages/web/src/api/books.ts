@@ -16,7 +16,7 @@ import type {
   ReadStatus,
   SearchConditionBook,
 } from '@quire/api';
-import { api, ApiError, apiUrl, client } from './client';
+import { ApiError, client, operationUrl, type PathFor } from './client';
 
 /**
  * Books (api.md §3.3, §5): detail, the search list, series and read-list members, on deck. This file also holds
@@ -35,12 +35,10 @@ export interface PageParams {
   unpaged?: boolean;
 }
 
-export const pageQuery = (p: PageParams) => ({
-  page: p.page,
-  size: p.size,
-  sort: p.sort ? [...p.sort] : undefined,
-  unpaged: p.unpaged || undefined,
-});
+/** Paging of a list in its own order (a collection's series, a read list's books): no sort. */
+export const pagingQuery = (p: PageParams) => ({ page: p.page, size: p.size, unpaged: p.unpaged || undefined });
+
+export const pageQuery = (p: PageParams) => ({ ...pagingQuery(p), sort: p.sort });
 
 /** Default size of one page of a horizontal scroller (the server's default, ui.md §2.7). */
 export const SCROLLER_PAGE_SIZE = 20;
@@ -124,11 +122,18 @@ export const bookKeys = {
   onDeck: (params: OnDeckParams) => [...bookKeys.all, 'ondeck', params] as const,
 };
 
-const enc = encodeURIComponent;
-
 const searchBody = (p: BookSearch): BookSearch => ({
   ...(p.condition ? { condition: p.condition } : {}),
   ...(p.fullTextSearch ? { fullTextSearch: p.fullTextSearch } : {}),
+});
+
+/** The deprecated filters of a series' or read list's books, as a query. */
+const memberFilters = ({ read_status, tag, media_status, deleted, author }: MemberBookParams) => ({
+  read_status,
+  tag,
+  media_status,
+  deleted,
+  author,
 });
 
 export const fetchBookList = (params: BookListParams) =>
@@ -159,14 +164,7 @@ export const bookQueries = {
       queryFn: () =>
         client.get('/api/v1/series/{seriesId}/books', {
           params: { seriesId },
-          query: {
-            ...pageQuery(params),
-            read_status: params.read_status && [...params.read_status],
-            tag: params.tag && [...params.tag],
-            media_status: params.media_status && [...params.media_status],
-            deleted: params.deleted,
-            author: params.author && [...params.author],
-          },
+          query: { ...pageQuery(params), ...memberFilters(params) },
         }),
       placeholderData: keepPreviousData,
     }),
@@ -174,8 +172,9 @@ export const bookQueries = {
     queryOptions({
       queryKey: bookKeys.inReadList(readListId, params),
       queryFn: () =>
-        api<Page<BookDto>>(`/api/v1/readlists/${enc(readListId)}/books`, {
-          query: { ...params, ...pageQuery(params), sort: undefined },
+        client.get('/api/v1/readlists/{id}/books', {
+          params: { id: readListId },
+          query: { ...pagingQuery(params), ...memberFilters(params), library_id: params.library_id },
         }),
       placeholderData: keepPreviousData,
     }),
@@ -187,12 +186,16 @@ export const bookQueries = {
       queryKey: bookKeys.sibling(id, direction, readListId),
       queryFn: async (): Promise<BookDto | null> => {
         try {
-          if (readListId)
-            return await api<BookDto>(`/api/v1/readlists/${enc(readListId)}/books/${enc(id)}/${direction}`);
-          const params = { params: { bookId: id } };
+          if (readListId) {
+            const inList = { params: { id: readListId, bookId: id } };
+            return await (direction === 'next'
+              ? client.get('/api/v1/readlists/{id}/books/{bookId}/next', inList)
+              : client.get('/api/v1/readlists/{id}/books/{bookId}/previous', inList));
+          }
+          const inSeries = { params: { bookId: id } };
           return await (direction === 'next'
-            ? client.get('/api/v1/books/{bookId}/next', params)
-            : client.get('/api/v1/books/{bookId}/previous', params));
+            ? client.get('/api/v1/books/{bookId}/next', inSeries)
+            : client.get('/api/v1/books/{bookId}/previous', inSeries));
         } catch (e) {
           if (e instanceof ApiError && e.status === 404) return null;
           throw e;
@@ -234,8 +237,42 @@ export const thumbnailKeys = {
   of: (kind: PosterKind, id: string) => [...thumbnailKeys.all, kind, id] as const,
 };
 
-export const thumbnailUrl = (kind: PosterKind, id: string, version = 0) =>
-  apiUrl(`/api/v1/${kind}/${enc(id)}/thumbnail`, version ? { v: version } : undefined);
+/** The poster operations of one kind of owner: paths of the operation table, and the owner's path parameters. */
+function posterPathsOf<const Base extends string, Params extends object>(base: Base, params: (id: string) => Params) {
+  return {
+    poster: `${base}/thumbnail` as const,
+    list: `${base}/thumbnails` as const,
+    one: `${base}/thumbnails/{thumbnailId}` as const,
+    selected: `${base}/thumbnails/{thumbnailId}/selected` as const,
+    params,
+  };
+}
+
+/**
+ * Where each owner's posters are, by operation path: `satisfies` checks that every path has the operations the
+ * client calls on it, so a poster call cannot name a route the table does not have.
+ */
+export const posterPaths = {
+  books: posterPathsOf('/api/v1/books/{bookId}', (bookId) => ({ bookId })),
+  series: posterPathsOf('/api/v1/series/{seriesId}', (seriesId) => ({ seriesId })),
+  collections: posterPathsOf('/api/v1/collections/{id}', (id) => ({ id })),
+  readlists: posterPathsOf('/api/v1/readlists/{id}', (id) => ({ id })),
+} satisfies Record<
+  PosterKind,
+  {
+    poster: PathFor<'GET'>;
+    list: PathFor<'GET'> & PathFor<'POST'>;
+    one: PathFor<'GET'> & PathFor<'DELETE'>;
+    selected: PathFor<'PUT'>;
+  }
+>;
+
+/** The selected poster's image; `version` (ignored by the server) makes the browser load a changed poster. */
+export function thumbnailUrl(kind: PosterKind, id: string, version = 0): string {
+  const { poster, params } = posterPaths[kind];
+  const url = operationUrl(poster, { params: params(id) });
+  return version ? `${url}?v=${version}` : url;
+}
 
 /** The poster's URL, changing after a thumbnail event for it. */
 export function useThumbnailUrl(kind: PosterKind, id: string): string {

@@ -2,16 +2,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } fr
 import type {
   BookMetadataUpdateDto,
   CollectionCreationDto,
-  CollectionDto,
   CollectionUpdateDto,
-  Page,
   ReadListCreationDto,
-  ReadListDto,
   ReadListUpdateDto,
   SeriesMetadataUpdateDto,
 } from '@quire/api';
-import { api, apiUrl, client } from './client';
-import { bookKeys, thumbnailKeys, type PosterKind } from './books';
+import { client, operationUrl } from './client';
+import { bookKeys, posterPaths, thumbnailKeys, type PosterKind } from './books';
 import { seriesKeys } from './series';
 import { collectionKeys } from './collections';
 import { readListKeys } from './readlists';
@@ -33,16 +30,8 @@ export type SeriesMetadataUpdate = SeriesMetadataUpdateDto;
 /** The four things that carry posters, as they appear in the API paths. */
 export type PosterOwner = PosterKind;
 
-/** One stored poster of any owner (`Thumbnail{Book,Series,SeriesCollection,ReadList}Dto` without the owner id). */
-export interface PosterDto {
-  id: string;
-  type: 'GENERATED' | 'SIDECAR' | 'USER_UPLOADED' | string;
-  selected: boolean;
-  mediaType: string;
-  fileSize: number;
-  width: number;
-  height: number;
-}
+/** One stored poster of any owner (`Thumbnail{Book,Series,SeriesCollection,ReadList}Dto`). */
+export type PosterDto = Awaited<ReturnType<typeof listPosters>>[number];
 
 /** The poster changes of one save, applied in order: uploads, then a selection, then deletions (ui.md §12.1). */
 export interface PosterChanges {
@@ -57,18 +46,22 @@ export const posterKeys = {
   list: (owner: PosterOwner, id: string) => [...posterKeys.all, owner, id] as const,
 };
 
-const enc = encodeURIComponent;
-const ownerPath = (owner: PosterOwner, id: string) => `/api/v1/${owner}/${enc(id)}`;
+const listPosters = (owner: PosterOwner, id: string) => {
+  const { list, params } = posterPaths[owner];
+  return client.get(list, { params: params(id) });
+};
 
 /** The image of one stored poster. */
-export const posterUrl = (owner: PosterOwner, id: string, thumbnailId: string) =>
-  apiUrl(`${ownerPath(owner, id)}/thumbnails/${enc(thumbnailId)}`);
+export const posterUrl = (owner: PosterOwner, id: string, thumbnailId: string) => {
+  const { one, params } = posterPaths[owner];
+  return operationUrl(one, { params: { ...params(id), thumbnailId } });
+};
 
 export const posterQueries = {
   list: (owner: PosterOwner, id: string) =>
     queryOptions({
       queryKey: posterKeys.list(owner, id),
-      queryFn: () => api<PosterDto[]>(`${ownerPath(owner, id)}/thumbnails`),
+      queryFn: () => listPosters(owner, id),
     }),
 };
 
@@ -129,15 +122,20 @@ export function useUpdateSeriesMetadata() {
 }
 
 function uploadPoster(owner: PosterOwner, id: string, file: File, selected: boolean) {
+  const { list, params } = posterPaths[owner];
   const form = new FormData();
   form.append('file', file);
   form.append('selected', String(selected));
-  return api<PosterDto>(`${ownerPath(owner, id)}/thumbnails`, { method: 'POST', body: form });
+  return client.post(list, { params: params(id), body: form });
 }
-const selectPoster = (owner: PosterOwner, id: string, thumbnailId: string) =>
-  api<void>(`${ownerPath(owner, id)}/thumbnails/${enc(thumbnailId)}/selected`, { method: 'PUT' });
-const deletePoster = (owner: PosterOwner, id: string, thumbnailId: string) =>
-  api<void>(`${ownerPath(owner, id)}/thumbnails/${enc(thumbnailId)}`, { method: 'DELETE' });
+function selectPoster(owner: PosterOwner, id: string, thumbnailId: string) {
+  const { selected, params } = posterPaths[owner];
+  return client.put(selected, { params: { ...params(id), thumbnailId } });
+}
+function deletePoster(owner: PosterOwner, id: string, thumbnailId: string) {
+  const { one, params } = posterPaths[owner];
+  return client.delete(one, { params: { ...params(id), thumbnailId } });
+}
 
 /** `POST …/thumbnails` (multipart `file`, `selected`). */
 export function useUploadPoster(owner: PosterOwner) {
@@ -195,7 +193,7 @@ export const allReadListsKey = [...readListKeys.all, 'metadata-all'] as const;
 export function useAllCollections(enabled = true) {
   return useQuery({
     queryKey: allCollectionsKey,
-    queryFn: async () => (await api<Page<CollectionDto>>('/api/v1/collections', { query: { unpaged: true } })).content,
+    queryFn: async () => (await client.get('/api/v1/collections', { query: { unpaged: true } })).content,
     enabled,
   });
 }
@@ -203,7 +201,7 @@ export function useAllCollections(enabled = true) {
 export function useAllReadLists(enabled = true) {
   return useQuery({
     queryKey: allReadListsKey,
-    queryFn: async () => (await api<Page<ReadListDto>>('/api/v1/readlists', { query: { unpaged: true } })).content,
+    queryFn: async () => (await client.get('/api/v1/readlists', { query: { unpaged: true } })).content,
     enabled,
   });
 }
@@ -216,7 +214,7 @@ const readListAffected = (): QueryKey[] => [readListKeys.all, bookKeys.all];
 export function useCreateCollection() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: CollectionCreationDto) => api<CollectionDto>('/api/v1/collections', { method: 'POST', body }),
+    mutationFn: (body: CollectionCreationDto) => client.post('/api/v1/collections', { body }),
     onSuccess: () => invalidate(collectionAffected()),
   });
 }
@@ -226,7 +224,7 @@ export function useUpdateCollection() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: CollectionUpdateDto }) =>
-      api<void>(`/api/v1/collections/${enc(id)}`, { method: 'PATCH', body: changes }),
+      client.patch('/api/v1/collections/{id}', { params: { id }, body: changes }),
     onSuccess: () => invalidate(collectionAffected()),
   });
 }
@@ -236,7 +234,7 @@ export function useReorderCollection() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ id, seriesIds }: { id: string; seriesIds: string[] }) =>
-      api<void>(`/api/v1/collections/${enc(id)}`, { method: 'PATCH', body: { seriesIds } }),
+      client.patch('/api/v1/collections/{id}', { params: { id }, body: { seriesIds } }),
     onSuccess: () => invalidate([collectionKeys.all]),
   });
 }
@@ -245,7 +243,7 @@ export function useReorderCollection() {
 export function useCreateReadList() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: ReadListCreationDto) => api<ReadListDto>('/api/v1/readlists', { method: 'POST', body }),
+    mutationFn: (body: ReadListCreationDto) => client.post('/api/v1/readlists', { body }),
     onSuccess: () => invalidate(readListAffected()),
   });
 }
@@ -255,7 +253,7 @@ export function useUpdateReadList() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: ReadListUpdateDto }) =>
-      api<void>(`/api/v1/readlists/${enc(id)}`, { method: 'PATCH', body: changes }),
+      client.patch('/api/v1/readlists/{id}', { params: { id }, body: changes }),
     onSuccess: () => invalidate(readListAffected()),
   });
 }
@@ -265,7 +263,7 @@ export function useReorderReadList() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ id, bookIds }: { id: string; bookIds: string[] }) =>
-      api<void>(`/api/v1/readlists/${enc(id)}`, { method: 'PATCH', body: { bookIds } }),
+      client.patch('/api/v1/readlists/{id}', { params: { id }, body: { bookIds } }),
     onSuccess: () => invalidate([readListKeys.all]),
   });
 }

@@ -1,14 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BookPageDto, R2PositionsDto, R2ProgressionDto, WPPublicationDto } from '@quire/api';
-import { ApiError, apiUrl, client, operationUrl } from './client';
+import { ApiError, client, operationUrl } from './client';
 
 /**
  * What the readers fetch and write (api.md §3.3): a book's pages and their image URLs, page progress
  * (`PATCH read-progress`), the Readium manifest, positions and progression of EPUBs, and the server's fonts.
  */
 export type { BookPageDto, R2PositionsDto, R2ProgressionDto, WPPublicationDto };
-
-const enc = encodeURIComponent;
 
 export const readerKeys = {
   all: ['reader'] as const,
@@ -114,7 +112,10 @@ export const fetchPositions = (bookId: string) =>
 
 /** The base URL of an EPUB's resources, as the manifest's hrefs start (a prefix, not one resource). */
 export const resourceBaseUrl = (bookId: string) =>
-  new URL(`${apiUrl(`/api/v1/books/${enc(bookId)}/resource`)}/`, window.location.origin).href;
+  new URL(
+    operationUrl('/api/v1/books/{bookId}/resource/{resource}', { params: { bookId, resource: '' } }),
+    window.location.origin,
+  ).href;
 
 /** The bytes of a page as shown (for making a poster of it). */
 export async function fetchPageImage(bookId: string, page: Pick<BookPageDto, 'number' | 'mediaType'>): Promise<Blob> {

@@ -1,15 +1,14 @@
 import { keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
   GroupCountDto,
-  Page,
   ReadStatus,
   SearchConditionSeries,
   SeriesDto,
   SeriesSearch,
   SeriesStatus,
 } from '@quire/api';
-import { api, client } from './client';
-import { infiniteList, pageQuery, type PageParams } from './books';
+import { client } from './client';
+import { infiniteList, pageQuery, pagingQuery, type PageParams } from './books';
 
 /** Series (api.md §3.2, §5): detail, the search list, alphabetical groups, new and updated series. */
 export type { GroupCountDto, SeriesDto, SeriesSearch, SeriesStatus };
@@ -59,8 +58,6 @@ export const seriesKeys = {
     [...seriesKeys.all, 'collection', collectionId, params] as const,
 };
 
-const enc = encodeURIComponent;
-
 const searchBody = (p: SeriesSearch): SeriesSearch => ({
   ...(p.condition ? { condition: p.condition } : {}),
   ...(p.fullTextSearch ? { fullTextSearch: p.fullTextSearch } : {}),
@@ -106,10 +103,14 @@ export const seriesQueries = {
   inCollection: (collectionId: string, params: CollectionSeriesParams = {}) =>
     queryOptions({
       queryKey: seriesKeys.inCollection(collectionId, params),
-      queryFn: () =>
-        api<Page<SeriesDto>>(`/api/v1/collections/${enc(collectionId)}/series`, {
-          query: { ...params, ...pageQuery(params), sort: undefined },
-        }),
+      queryFn: () => {
+        // The collection's own order: a sort is never sent.
+        const { sort: _sort, ...filters } = params;
+        return client.get('/api/v1/collections/{id}/series', {
+          params: { id: collectionId },
+          query: { ...filters, ...pagingQuery(params) },
+        });
+      },
       placeholderData: keepPreviousData,
     }),
 };

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SettingsRestartRequiredDto, SettingsUpdateDto } from '@quire/api';
-import { api, ApiError, client } from './client';
+import { ApiError, client, sendOutsideTable } from './client';
 
 /** Server settings and management (api.md §9.1, §9.4). ADMIN only. */
 
@@ -45,12 +45,12 @@ export function useUpdateServerSettings() {
 export function useRegenerateThumbnails() {
   return useMutation({
     mutationFn: (biggerOnly: boolean) =>
-      api<void>('/api/v1/books/thumbnails', { method: 'PUT', query: { for_bigger_result_only: biggerOnly } }),
+      client.put('/api/v1/books/thumbnails', { query: { for_bigger_result_only: biggerOnly } }),
   });
 }
 
 export function useShutdown() {
   return useMutation({
-    mutationFn: () => api<unknown>('/actuator/shutdown', { method: 'POST' }),
+    mutationFn: () => sendOutsideTable('POST', '/actuator/shutdown'),
   });
 }

@@ -7,6 +7,7 @@ import { TooManyAttempts } from '../../accounts/login-throttle.js';
 import type { Login } from '../../accounts/authenticator.js';
 import type { ClientInfo } from '../../accounts/authentication-activity.js';
 import type { AppDeps } from '../deps.js';
+import { springBoolean } from './binding.js';
 import { sendError } from './errors.js';
 
 export const SESSION_COOKIE = 'KOMGA-SESSION';
@@ -93,7 +94,9 @@ export const authPlugin = fp<AppDeps>(
         if (basic === 'invalid') return unauthorized(req, reply);
         if (refusedAsCrossSite(req, reply)) return;
         try {
-          const rememberMe = isTrue((req.query as Record<string, unknown> | undefined)?.['remember-me']);
+          // Read here, before the query is validated, as Spring's remember-me service reads it before the controller
+          // binds it: a value that is no boolean issues no cookie, then fails validation (400).
+          const rememberMe = rememberMeRequested(req.query);
           login(
             req,
             reply,
@@ -217,4 +220,8 @@ function parseBasic(header: string | undefined): { email: string; password: stri
   return { email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-const isTrue = (v: unknown) => typeof v === 'string' && ['true', 'on', 'yes', '1'].includes(v.toLowerCase());
+function rememberMeRequested(query: unknown): boolean {
+  const value = (query as Record<string, string | string[] | undefined> | undefined)?.['remember-me'];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first !== undefined && springBoolean(first) === true;
+}

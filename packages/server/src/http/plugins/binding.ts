@@ -27,12 +27,21 @@ function enumConstants(schema: PropertySchema | undefined): string[] | null {
   return constants?.length && constants.every((c) => typeof c === 'string') ? (constants as string[]) : null;
 }
 
+/**
+ * A boolean as Spring converts one: true/on/yes/1 or false/off/no/0 in any case; an empty value is no value
+ * (undefined); anything else is not a boolean (null).
+ */
+export function springBoolean(value: string): boolean | undefined | null {
+  const v = value.trim().toLowerCase();
+  if (v === '') return undefined;
+  return TRUE.has(v) ? true : FALSE.has(v) ? false : null;
+}
+
 /** One value as Spring converts it for its declared type; undefined when it stands for "no value". */
 function scalar(value: string, schema: PropertySchema | undefined): string | undefined {
   if (schema?.type === 'boolean') {
-    const v = value.trim().toLowerCase();
-    if (v === '') return undefined;
-    return TRUE.has(v) ? 'true' : FALSE.has(v) ? 'false' : value;
+    const b = springBoolean(value);
+    return b === null ? value : b === undefined ? undefined : String(b);
   }
   if (schema?.type === 'integer' || schema?.type === 'number') return value.trim() === '' ? undefined : value;
   const constants = enumConstants(schema);

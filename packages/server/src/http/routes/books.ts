@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { bookOperations, bookPageOperations, webPubOperations } from '@quire/api/operations';
 import type { BookFileView } from '../../domain/book.js';
 import { listContext } from '../../db/queries/conditions.js';
-import { parseSort, type SortOrder } from '../../db/queries/sort.js';
 import { badRequest, forbidden, notFound } from '../../domain/errors.js';
 import { accessTo, type RestrictedContent } from '../../domain/restrictions.js';
 import { isAdmin, type CurrentUser } from '../../domain/user.js';
@@ -14,15 +13,8 @@ import { MEDIATYPE_DIVINA_JSON, MEDIATYPE_WEBPUB_JSON } from '../../media/epub/i
 import type { AppDeps } from '../deps.js';
 import { PUBLICATION_RESOURCE_POLICY } from '../plugins/security-headers.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
-import { bookFilterCondition, bookPage, pageRequest, toPage } from '../listing.js';
+import { bookFilterCondition, bookPage, ordersOf, pageRequest, searchRequest, toPage } from '../listing.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
-
-/** The requested orders; with none, relevance when there is a full-text search (api.md §1.4). */
-export function ordersOf(sort: string[] | undefined, fullText: string | null | undefined): SortOrder[] {
-  const orders = parseSort(sort);
-  if (orders.length === 0 && fullText && fullText.trim() !== '') return [{ property: 'relevance', descending: false }];
-  return orders;
-}
 
 /** 403 unless the caller may see this library and content (api.md §2.10). */
 export function checkAccess(user: CurrentUser, target: { libraryId: string } & RestrictedContent): void {
@@ -221,14 +213,8 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
     // ---- lists (api.md §3.3, §5) ----
 
     getBooks: async (req) => {
-      const page = pageRequest(req.query);
-      const fullText = req.body.fullTextSearch;
-      const found = await browse.books.list(
-        { ctx: listContext(req.user), condition: req.body.condition ?? null, fullText },
-        ordersOf(req.query.sort, fullText),
-        page.slice,
-      );
-      return bookPage(deps, req, found, page);
+      const { search, orders, page } = searchRequest(req);
+      return bookPage(deps, req, await browse.books.list(search, orders, page.slice), page);
     },
     getAllBooksDeprecated: async (req) => {
       const page = pageRequest(req.query);

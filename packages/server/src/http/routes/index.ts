@@ -63,11 +63,15 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(async (scope) => {
     // Bodies other than JSON: poster uploads, and Readium progressions with their own media type.
     await scope.register(multipart);
-    scope.addContentTypeParser(
-      MEDIATYPE_PROGRESSION_JSON,
-      { parseAs: 'string' },
-      scope.getDefaultJsonParser('error', 'error'),
-    );
+    const json = scope.getDefaultJsonParser('error', 'error');
+    scope.addContentTypeParser(MEDIATYPE_PROGRESSION_JSON, { parseAs: 'string' }, json);
+    // Spring reads an empty JSON body as no body: where the body is optional (POST /api/v1/filesystem), that is
+    // not the 400 it is elsewhere.
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body: string, done) => {
+      if (body === '' && req.routeOptions.config.optionalBody) return done(null, undefined);
+      json(req, body, done);
+    });
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),

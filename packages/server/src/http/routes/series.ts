@@ -10,9 +10,17 @@ import { contentDisposition, streamStoredZip } from '../../library/book-files.js
 import type { LibraryFiles } from '../../library/library-files.js';
 import type { AppDeps } from '../deps.js';
 import { toSeriesDto } from '../mappers/series.js';
-import { bookFilterCondition, bookPage, pageRequest, seriesFilterCondition, seriesPage } from '../listing.js';
+import {
+  bookFilterCondition,
+  bookPage,
+  ordersOf,
+  pageRequest,
+  searchRequest,
+  seriesFilterCondition,
+  seriesPage,
+} from '../listing.js';
 import type { Handlers, OperationIdsOf, OperationRequest } from '../operations.js';
-import { checkAccess, ordersOf } from './books.js';
+import { checkAccess } from './books.js';
 
 /** `search_regex=regex,FIELD` (split on the last comma; TITLE or TITLE_SORT, any case), else ignored. */
 function regexOf(value: string | undefined): { pattern: string; field: 'title' | 'titleSort' } | null {
@@ -69,14 +77,8 @@ export function seriesHandlers(deps: SeriesRouteDeps): Handlers<SeriesOperation>
     // ---- lists (api.md §3.2, §5) ----
 
     getSeries: async (req) => {
-      const page = pageRequest(req.query);
-      const fullText = req.body.fullTextSearch;
-      const found = await browse.series.list(
-        { ctx: listContext(req.user), condition: req.body.condition ?? null, fullText },
-        ordersOf(req.query.sort, fullText),
-        page.slice,
-      );
-      return seriesPage(deps, req, found, page);
+      const { search, orders, page } = searchRequest(req);
+      return seriesPage(deps, req, await browse.series.list(search, orders, page.slice), page);
     },
     getSeriesAlphabeticalGroups: (req) =>
       groups(req, { condition: req.body.condition ?? null, fullText: req.body.fullTextSearch }),

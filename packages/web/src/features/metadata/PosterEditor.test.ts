@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { ThumbnailType } from '@quire/api';
 import { MAX_THUMBNAIL_UPLOAD_BYTES } from '@quire/api/constants';
 import { emptyPosterState, posterChangesOf, queueFiles } from './PosterEditor';
 
 const image = (name: string, size = 10) => new File([new Uint8Array(size)], name, { type: 'image/png' });
-const stored = (id: string, selected: boolean, type = 'USER_UPLOADED') => ({
+const stored = (id: string, selected: boolean, type: ThumbnailType = 'USER_UPLOADED') => ({
   id,
+  bookId: 'book',
   type,
   selected,
   mediaType: 'image/png',
