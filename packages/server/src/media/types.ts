@@ -13,6 +13,12 @@ export interface ContainerEntry {
   height?: number;
 }
 
+/** One entry's bytes as they inflate, and its uncompressed size when the container records it. */
+export interface EntryStream {
+  stream: Readable;
+  size: number | null;
+}
+
 /**
  * Reads one kind of container: lists entries and streams one entry, never extracting the whole file
  * nor holding it in memory (solid archives may need to decode preceding entries: still streamed).
@@ -26,6 +32,12 @@ export interface ContainerReader {
    * `signal` stops the inflating when the bytes are no longer wanted (the client went away).
    */
   read(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Buffer>;
+  /**
+   * The bytes of one entry as they inflate, never held whole (held to the same limits as {@link read}; the
+   * stream fails once past them). Readers that can only hand an entry over whole have none: callers then
+   * {@link read} it within the buffer budget of media/limits.ts.
+   */
+  stream?(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<EntryStream>;
   /**
    * Reads the named entries whole, each once, handing `visit` its bytes or the error that stopped the read
    * (bad data, a checksum that does not match). For readers whose listing reads entries only partly (ZIP reads

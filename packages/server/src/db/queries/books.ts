@@ -83,6 +83,8 @@ export interface BookFileView {
   name: string;
   url: string;
   fileSize: number;
+  /** The file's modification time when it was last scanned (with its size, what identifies its content). */
+  fileLastModified: string;
   media: BookMediaView;
   access: BookAccess;
 }
@@ -271,6 +273,7 @@ export class BookQueries {
         'b.name',
         'b.url',
         'b.file_size',
+        'b.file_last_modified',
         'sm.age_rating',
         'm.status as m_status',
         'm.media_type as m_media_type',
@@ -290,6 +293,7 @@ export class BookQueries {
       name: r.name,
       url: r.url,
       fileSize: r.file_size,
+      fileLastModified: r.file_last_modified,
       media: mediaOf(r),
       access: { libraryId: r.library_id, ageRating: r.age_rating, sharingLabels: labels.get(r.series_id) ?? [] },
     };

@@ -3,7 +3,14 @@ import { Readable, Transform, pipeline } from 'node:stream';
 import { crc32, constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
-import { BookBudget, checkDeclaredEntry, checkEntryCount, checkInflatedBytes } from '../limits.js';
+import {
+  BookBudget,
+  bufferedBytes,
+  checkDeclaredEntry,
+  checkEntryCount,
+  checkInflatedBytes,
+  mediaLimits,
+} from '../limits.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
@@ -328,12 +335,8 @@ async function describeItem(
   return entry;
 }
 
-/**
- * The ZIP reader, which can also stream an entry: bytes are hashed as they inflate (page hashes), never held whole.
- */
-export const zipReader: ContainerReader & {
-  stream(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Readable>;
-} = {
+/** The ZIP reader, which streams an entry as it inflates (pages served as they are, page hashes). */
+export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader['stream']> } = {
   mediaTypes: [MediaTypes.zip],
 
   async entries(file, { dimensions }) {
@@ -409,17 +412,30 @@ export const zipReader: ContainerReader & {
     }
     const { zip } = opened;
     let source: Readable;
+    let size: number | null;
+    let release = () => {};
     try {
       const entry = (await directoryOf(opened, file)).get(entryName);
       if (!entry) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
       if (!YAUZL_METHODS.has(entry.compressionMethod) || isEncrypted(entry)) {
-        // 7-Zip hands whole entries over (bounded by the entry limit); encrypted ones fail in readEntry
-        source = Readable.from([await readEntry(file, zip, { name: entryName, entry }, undefined, opts?.signal)]);
+        // 7-Zip hands whole entries over (bounded by the entry limit and the buffer budget); encrypted ones fail
+        // in readEntry
+        release = await bufferedBytes.hold(
+          Math.min(entry.uncompressedSize, mediaLimits().maxEntryBytes),
+          `entry "${entryName}"`,
+          opts?.signal,
+        );
+        const bytes = await readEntry(file, zip, { name: entryName, entry }, undefined, opts?.signal);
+        source = Readable.from([bytes]);
+        size = bytes.length;
       } else {
         checkDeclaredEntry(entryName, entry.uncompressedSize, entry.compressedSize);
+        // yauzl fails the stream when the inflated bytes do not add up to this (validateEntrySizes)
+        size = entry.uncompressedSize;
         source = await openEntryStream(zip, entry);
       }
     } catch (e) {
+      release();
       zip.close();
       throw toMediaError(e, 'Cannot read ZIP entry');
     }
@@ -435,8 +451,10 @@ export const zipReader: ContainerReader & {
         }
       },
     });
-    // an error or early destroy on either side tears down both, and the file is closed either way
+    // an error or early destroy on either side tears down both, and the file is closed either way; buffered bytes
+    // count until the consumer has them all (or gave up)
     pipeline(source, counted, () => zip.close());
+    counted.once('close', release);
     if (opts?.signal) {
       const signal = opts.signal;
       const onAbort = () => counted.destroy(signal.reason as Error);
@@ -444,7 +462,7 @@ export const zipReader: ContainerReader & {
       else signal.addEventListener('abort', onAbort, { once: true });
       counted.once('close', () => signal.removeEventListener('abort', onAbort));
     }
-    return counted;
+    return { stream: counted, size };
   },
 };
 
