@@ -272,6 +272,10 @@ const buffered = new Semaphore(DEFAULT_MEDIA_LIMITS.maxBufferedBytes);
  * costing it. `what` names the entry in the refusal of a request larger than the whole budget.
  */
 export const bufferedBytes = {
+  /** The whole budget, in bytes. */
+  get size(): number {
+    return buffered.size;
+  },
   /** Waits for `bytes` of the budget; the returned function gives them back. */
   hold(bytes: number, what: string, signal?: AbortSignal): Promise<() => void> {
     if (bytes > buffered.size) {
