@@ -163,40 +163,6 @@ describe('ZIP pages checked at analysis', () => {
   });
 });
 
-describe('ZIP pages checked at analysis', () => {
-  it.each([
-    ['read whole within the buffer budget', DEFAULT_MEDIA_LIMITS.maxBufferedBytes],
-    ['streamed when larger than the whole budget', 1024],
-  ])('a page that fails its CRC-32 or has no image header is untyped (%s)', async (_how, maxBufferedBytes) => {
-    const file = join(dir, `checked-${maxBufferedBytes}.cbz`);
-    const png = Buffer.concat([await smallPng(), randomBytes(8 * 1024)]);
-    await writeFile(
-      file,
-      zipBuffer([
-        { name: '1.png', data: png, deflate: true },
-        { name: '2.png', data: png, crc: 0x12345678 },
-        { name: '3.png', data: Buffer.concat([png.subarray(0, 8), Buffer.alloc(png.length - 8)]) },
-        { name: 'ComicInfo.xml', data: Buffer.from('<ComicInfo/>'), crc: 0x12345678 },
-      ]),
-    );
-    lower({ maxBufferedBytes });
-    const entries = await zipReader.entries(file, { dimensions: false, verify: true });
-    expect(entries.map((e) => [e.name, e.mediaType])).toEqual([
-      ['1.png', 'image/png'],
-      ['2.png', null],
-      ['3.png', null],
-      ['ComicInfo.xml', 'text/plain'],
-    ]);
-    // without verify, the listing reads only each entry's start; a file that is not a page keeps its type either way
-    expect((await zipReader.entries(file, { dimensions: false })).map((e) => e.mediaType)).toEqual([
-      'image/png',
-      'image/png',
-      'image/png',
-      'text/plain',
-    ]);
-  });
-});
-
 describe('image decodes', () => {
   it('wait for a decode slot, and a waiter whose client left never runs', async () => {
     lower({ maxConcurrentDecodes: 1 });
