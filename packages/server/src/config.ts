@@ -68,6 +68,7 @@ function loadMediaLimits(env: Record<string, string | undefined>): MediaLimits {
     maxMarkupBytes: Math.round(positiveNumber(env, 'QUIRE_MAX_MARKUP_MB', d.maxMarkupBytes / MiB) * MiB),
     maxImagePixels: Math.round(positiveNumber(env, 'QUIRE_MAX_IMAGE_MEGAPIXELS', d.maxImagePixels / 1e6) * 1e6),
     maxConcurrentDecodes: positiveInteger(env, 'QUIRE_IMAGE_DECODES', d.maxConcurrentDecodes),
+    maxBufferedBytes: Math.round(positiveNumber(env, 'QUIRE_MAX_BUFFERED_MB', d.maxBufferedBytes / MiB) * MiB),
   };
 }
 

@@ -54,6 +54,7 @@ describe('media limits', () => {
       maxMarkupBytes: 16 * 1024 * 1024,
       maxImagePixels: 100_000_000,
       maxConcurrentDecodes: 2,
+      maxBufferedBytes: 512 * 1024 * 1024,
     });
   });
 
@@ -67,6 +68,7 @@ describe('media limits', () => {
       QUIRE_MAX_MARKUP_MB: '2',
       QUIRE_MAX_IMAGE_MEGAPIXELS: '40',
       QUIRE_IMAGE_DECODES: '4',
+      QUIRE_MAX_BUFFERED_MB: '300',
     }).mediaLimits;
     expect(limits).toMatchObject({
       maxEntryBytes: 64 * 1024 * 1024,
@@ -77,6 +79,7 @@ describe('media limits', () => {
       maxMarkupBytes: 2 * 1024 * 1024,
       maxImagePixels: 40_000_000,
       maxConcurrentDecodes: 4,
+      maxBufferedBytes: 300 * 1024 * 1024,
     });
   });
 

@@ -66,6 +66,8 @@ export interface BookFileView {
   name: string;
   url: string;
   fileSize: number;
+  /** The file's modification time when it was last scanned (with its size, what identifies its content). */
+  fileLastModified: string;
   media: BookMediaView;
   access: BookAccess;
 }

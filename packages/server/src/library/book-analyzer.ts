@@ -7,9 +7,8 @@ import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js
 import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
 import { pagesOf } from '../media/pages.js';
 import { MediaLimitError } from '../media/limits.js';
-import { imageHeaderReadable } from '../media/page-check.js';
 import type { PdfInfo, PdfService } from '../media/pdf/index.js';
-import { MediaError, type ContainerEntry, type ContainerReader } from '../media/types.js';
+import { MediaError } from '../media/types.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import type { LibraryFiles } from './library-files.js';
@@ -125,9 +124,11 @@ export class BookAnalyzer {
       if (detected === MediaTypes.pdf) return await this.pdf(file, opts);
       const reader = readerFor(detected);
       if (!reader) return failed('UNSUPPORTED', detected, 'ERR_1001');
-      const listed = await reader.entries(file, { dimensions: opts.analyzeDimensions });
-      const unreadable = await this.unreadablePages(reader, file, pagesOf(listed));
-      const entries = listed.map((e) => (unreadable.has(e.name) ? { ...e, mediaType: null } : e));
+      // Every page checked the way serving will read it (issue 11: fuzzed books were READY with pages answering
+      // 500): one that does not read whole, fails its checksum or has no readable image header comes back untyped,
+      // reported as ERR_1007 [names] (Komga's rule for an entry that fails to read, engine.md §4.2), and a book
+      // left without pages is ERROR ERR_1006.
+      const entries = await reader.entries(file, { dimensions: opts.analyzeDimensions, verify: true });
       const pages = pagesOf(entries);
       const others = entries.filter((e) => !pages.includes(e));
       const files = others.map((e) => ({ fileName: e.name, mediaType: e.mediaType, subType: null, fileSize: e.size }));
@@ -153,22 +154,6 @@ export class BookAnalyzer {
     } catch (e) {
       return fromError(e, detected);
     }
-  }
-
-  /**
-   * Pages that could not be served (issue 11: fuzzed books were READY with pages answering 500): the entry cannot be
-   * read whole or fails its checksum (readers whose listing reads only each entry's start, ZIP, say which through
-   * `readEach`; RAR, 7z and TAR listings decode every entry whole and fail on damaged data), or its image header
-   * cannot be read. Komga gives an entry that fails to read no type (engine.md §4.2), and so do we: such a page
-   * becomes an untyped file, reported as `ERR_1007 [names]`, and a book left without pages is ERROR ERR_1006.
-   */
-  private async unreadablePages(reader: ContainerReader, file: string, pages: ContainerEntry[]): Promise<Set<string>> {
-    const unreadable = new Set<string>();
-    if (!reader.readEach || pages.length === 0) return unreadable;
-    await reader.readEach(file, new Set(pages.map((p) => p.name)), async (name, bytes) => {
-      if (bytes instanceof Error || !(await imageHeaderReadable(bytes))) unreadable.add(name);
-    });
-    return unreadable;
   }
 
   private async epub(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {

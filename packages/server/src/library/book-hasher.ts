@@ -53,7 +53,7 @@ export class BookHasher {
     for (const p of pages) {
       if (!wanted.has(p.number) || p.fileHash !== '') continue;
       // streamed: a page is hashed as it inflates, never held whole (engine.md §5.3: the hash of the entry's bytes)
-      hashes.push({ number: p.number, hash: await hashPage(await zipReader.stream(file, p.fileName)) });
+      hashes.push({ number: p.number, hash: await hashPage((await zipReader.stream(file, p.fileName)).stream) });
     }
     await this.d.media.setPageHashes(bookId, hashes);
     return hashes.length;

@@ -1,19 +1,33 @@
+import { Readable } from 'node:stream';
 import type { BookFileView } from '../domain/book.js';
 import type { MediaRepository } from '../domain/ports.js';
 import type { StoredPage } from '../domain/media.js';
 import { badRequest, notFound, QuireError } from '../domain/errors.js';
 import { readerFor } from '../media/archives/index.js';
-import { readEpubResource, UnsafeResourcePathError } from '../media/epub/index.js';
-import { convertImage, ImageTooLargeError, pageThumbnail, UnsupportedImageError } from '../media/images.js';
-import { MediaLimitError } from '../media/limits.js';
-import { MediaError } from '../media/types.js';
+import { openEpubResource, readEpubResource, UnsafeResourcePathError } from '../media/epub/index.js';
+import {
+  convertImage,
+  ImageTooLargeError,
+  needsConversion,
+  pageThumbnail,
+  UnsupportedImageError,
+} from '../media/images.js';
+import { bufferedBytes, MediaLimitError, mediaLimits } from '../media/limits.js';
+import { MediaError, type ContainerReader } from '../media/types.js';
 import { PDF_RENDER_MEDIA_TYPE, pdfRenderSize, PdfError, type PdfService } from '../media/pdf/index.js';
 import { mediaProfileOf, type EpubExtension } from './book-analyzer.js';
 import type { LibraryFiles } from './library-files.js';
 
-/** Bytes of a page or resource and their media type. */
+/** Bytes of a page or resource, made in memory (conversions, renderings, thumbnails), and their media type. */
 export interface Content {
   bytes: Buffer;
+  mediaType: string;
+}
+
+/** An archive entry served as it is: streamed from the file as it inflates; `size` when the archive records it. */
+export interface StreamedContent {
+  stream: Readable;
+  size: number | null;
   mediaType: string;
 }
 
@@ -80,14 +94,15 @@ export class BookPages {
   }
 
   /**
-   * Page `number` (1-based) as an image: raw entry bytes, or a rendered JPEG for PDF; converted when
-   * `convert` names another format. With `pdf: true` a PDF page comes as a one-page PDF instead.
+   * Page `number` (1-based) as an image: the entry streamed as it is, or a rendered JPEG for PDF; converted
+   * (in memory, within the buffer budget) when `convert` names another format. With `pdf: true` a PDF page comes
+   * as a one-page PDF instead.
    */
   async page(
     book: BookFileView,
     number: number,
     opts: { convert?: 'jpeg' | 'png'; pdf?: boolean; signal?: AbortSignal } = {},
-  ): Promise<Content> {
+  ): Promise<Content | StreamedContent> {
     const page = await this.pageRow(book, number);
     const file = await this.fileOf(book);
     if (mediaProfileOf(book.media.mediaType) === 'PDF') {
@@ -105,11 +120,19 @@ export class BookPages {
       });
       return this.converted({ bytes: rendered.bytes, mediaType: rendered.mediaType }, opts.convert, opts.signal);
     }
-    return this.converted(await this.entry(book, page, opts.signal), opts.convert, opts.signal);
+    const convert = opts.convert;
+    if (convert && needsConversion(page.mediaType, convert)) {
+      return this.inMemory(book, page, (content) => this.converted(content, convert, opts.signal), opts.signal);
+    }
+    return this.entryStream(book, page, opts.signal);
   }
 
   /** The page as stored: entry bytes, or a one-page PDF for PDF books. */
-  async raw(book: BookFileView, number: number, opts: { signal?: AbortSignal } = {}): Promise<Content> {
+  async raw(
+    book: BookFileView,
+    number: number,
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<Content | StreamedContent> {
     const page = await this.pageRow(book, number);
     if (mediaProfileOf(book.media.mediaType) === 'PDF') {
       try {
@@ -119,14 +142,21 @@ export class BookPages {
         throw mapPdfError(e);
       }
     }
-    return this.entry(book, page, opts.signal);
+    return this.entryStream(book, page, opts.signal);
   }
 
   /** Longest edge 300 px, JPEG. */
   async thumbnail(book: BookFileView, number: number, opts: { signal?: AbortSignal } = {}): Promise<Content> {
-    const content = await this.page(book, number, opts);
+    if (mediaProfileOf(book.media.mediaType) === 'PDF') {
+      return this.thumbnailOf((await this.page(book, number, opts)) as Content, opts.signal);
+    }
+    const page = await this.pageRow(book, number);
+    return this.inMemory(book, page, (content) => this.thumbnailOf(content, opts.signal), opts.signal);
+  }
+
+  private async thumbnailOf(content: Content, signal?: AbortSignal): Promise<Content> {
     try {
-      const t = await pageThumbnail(content.bytes, opts.signal);
+      const t = await pageThumbnail(content.bytes, signal);
       return { bytes: t.bytes, mediaType: t.mediaType };
     } catch (e) {
       if (e instanceof ImageTooLargeError) throw tooLarge(e.message);
@@ -142,14 +172,17 @@ export class BookPages {
     return JSON.parse(media.extension) as EpubExtension;
   }
 
-  /** An EPUB resource by exact name among Media.files; 404 when unknown, 400 for paths leaving the EPUB. */
-  async resource(book: BookFileView, path: string): Promise<Content> {
+  /**
+   * An EPUB resource by exact name among Media.files, streamed as it is; 404 when unknown, 400 for paths leaving
+   * the EPUB.
+   */
+  async resource(book: BookFileView, path: string): Promise<StreamedContent> {
     if (mediaProfileOf(book.media.mediaType) !== 'EPUB') throw badRequest('Book is not an EPUB');
     const files = await this.d.media.files(book.id);
     try {
-      const r = await readEpubResource(await this.fileOf(book), path, files);
+      const r = await openEpubResource(await this.fileOf(book), path, files);
       if (!r) throw notFound('Resource not found');
-      return { bytes: r.bytes, mediaType: r.mediaType ?? 'application/octet-stream' };
+      return { stream: r.stream, size: r.size, mediaType: r.mediaType ?? 'application/octet-stream' };
     } catch (e) {
       if (e instanceof UnsafeResourcePathError) throw badRequest('Invalid resource path');
       if (e instanceof MediaLimitError) throw tooLarge(`Resource cannot be served: ${e.comment}`);
@@ -171,27 +204,81 @@ export class BookPages {
     return page;
   }
 
-  private async entry(book: BookFileView, page: StoredPage, signal?: AbortSignal): Promise<Content> {
+  /**
+   * The page's entry as it is, streamed from the file. Formats whose reader can only hand an entry over whole
+   * (RAR, 7z, TAR) are read within the buffer budget, held until the response has taken the bytes.
+   */
+  private async entryStream(book: BookFileView, page: StoredPage, signal?: AbortSignal): Promise<StreamedContent> {
     const file = await this.fileOf(book);
-    const reader = book.media.mediaType ? readerFor(book.media.mediaType) : undefined;
+    try {
+      if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
+        const r = await openEpubResource(file, page.fileName, [page]);
+        if (!r) throw notFound('File not found, it may have moved');
+        return { stream: r.stream, size: r.size, mediaType: page.mediaType };
+      }
+      const reader = this.readerOf(book);
+      if (reader.stream) {
+        const { stream, size } = await reader.stream(file, page.fileName, signal ? { signal } : {});
+        return { stream, size, mediaType: page.mediaType };
+      }
+      const release = await bufferedBytes.hold(bufferedSize(page), `page "${page.fileName}"`, signal);
+      try {
+        const bytes = await reader.read(file, page.fileName, signal ? { signal } : {});
+        const stream = Readable.from([bytes]);
+        stream.once('close', release);
+        return { stream, size: bytes.length, mediaType: page.mediaType };
+      } catch (e) {
+        release();
+        throw e;
+      }
+    } catch (e) {
+      throw entryError(e);
+    }
+  }
+
+  /**
+   * `use` with the page's entry bytes in memory: the entry and what is made of it count against the process's
+   * buffer budget (media/limits.ts) until `use` is done; a request waits for its share, or is refused (422) when it
+   * is larger than the whole budget.
+   */
+  private async inMemory<T>(
+    book: BookFileView,
+    page: StoredPage,
+    use: (content: Content) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    let release: () => void;
+    try {
+      release = await bufferedBytes.hold(bufferedSize(page), `page "${page.fileName}"`, signal);
+    } catch (e) {
+      throw entryError(e);
+    }
+    try {
+      return await use({ bytes: await this.entryBytes(book, page, signal), mediaType: page.mediaType });
+    } finally {
+      release();
+    }
+  }
+
+  private async entryBytes(book: BookFileView, page: StoredPage, signal?: AbortSignal): Promise<Buffer> {
+    const file = await this.fileOf(book);
     try {
       if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
         const pages = [{ fileName: page.fileName, mediaType: page.mediaType }];
         const r = await readEpubResource(file, page.fileName, pages);
         if (!r) throw notFound('File not found, it may have moved');
-        return { bytes: r.bytes, mediaType: page.mediaType };
+        return r.bytes;
       }
-      if (!reader) throw notReady();
-      return { bytes: await reader.read(file, page.fileName, signal ? { signal } : {}), mediaType: page.mediaType };
+      return await this.readerOf(book).read(file, page.fileName, signal ? { signal } : {});
     } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      if (code === 'ERR_1018' || code === 'ENOENT') throw notFound('File not found, it may have moved');
-      // An entry over the limits (a header that lied at analysis) or that no longer inflates: said, not a 500
-      // without a reason.
-      if (e instanceof MediaLimitError) throw tooLarge(`Page cannot be served: ${e.comment}`);
-      if (e instanceof MediaError) throw new QuireError(500, `Page cannot be read: ${e.code} [${e.message}]`);
-      throw e;
+      throw entryError(e);
     }
+  }
+
+  private readerOf(book: BookFileView): ContainerReader {
+    const reader = book.media.mediaType ? readerFor(book.media.mediaType) : undefined;
+    if (!reader) throw notReady();
+    return reader;
   }
 
   private async converted(content: Content, to: 'jpeg' | 'png' | undefined, signal?: AbortSignal): Promise<Content> {
@@ -205,6 +292,22 @@ export class BookPages {
       throw e;
     }
   }
+}
+
+/** What a page's entry costs in memory when held whole: its analysed size, else as much as the entry limit allows. */
+function bufferedSize(page: StoredPage): number {
+  return Math.min(page.fileSize ?? Infinity, mediaLimits().maxEntryBytes);
+}
+
+/** A failure reading a page's entry, as the client sees it. */
+function entryError(e: unknown): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (code === 'ERR_1018' || code === 'ENOENT') return notFound('File not found, it may have moved');
+  // An entry over the limits (a header that lied at analysis, more than the buffer budget) or that no longer
+  // inflates: said, not a 500 without a reason.
+  if (e instanceof MediaLimitError) return tooLarge(`Page cannot be served: ${e.comment}`);
+  if (e instanceof MediaError) return new QuireError(500, `Page cannot be read: ${e.code} [${e.message}]`);
+  return e;
 }
 
 function mapPdfError(e: unknown): unknown {

@@ -142,13 +142,18 @@ export function pageThumbnail(input: Uint8Array, signal?: AbortSignal): Promise<
  * `convert=jpeg|png` (engine.md §4.6): no-op when the source already has that type; transparency is
  * flattened on white when converting to JPEG. Returns null for the no-op case.
  */
+/** Whether {@link convertImage} would re-encode an image of this type (a conversion to its own format is none). */
+export function needsConversion(sourceMediaType: string | null | undefined, to: 'jpeg' | 'png'): boolean {
+  return sharpFormat(sourceMediaType) !== to;
+}
+
 export async function convertImage(
   input: Uint8Array,
   to: 'jpeg' | 'png',
   sourceMediaType?: string | null,
   signal?: AbortSignal,
 ): Promise<EncodedImage | null> {
-  if (sharpFormat(sourceMediaType) === to) return null;
+  if (!needsConversion(sourceMediaType, to)) return null;
   return decoding(async () => encode(await open(input), to, 90), signal);
 }
 

@@ -29,6 +29,12 @@ export interface MediaLimits {
   maxImagePixels: number;
   /** Image decodes/encodes running at once in this process; the others wait (QUIRE_IMAGE_DECODES). */
   maxConcurrentDecodes: number;
+  /**
+   * Inflated entry bytes held in memory at once by this process to be converted, resized or served from a format
+   * that cannot stream (QUIRE_MAX_BUFFERED_MB): a request that would go over waits, one larger than all of it is
+   * refused. Pages served as they are stream and cost none of it.
+   */
+  maxBufferedBytes: number;
 }
 
 const MiB = 1024 * 1024;
@@ -47,6 +53,7 @@ export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
   maxMarkupBytes: 16 * MiB,
   maxImagePixels: 100_000_000,
   maxConcurrentDecodes: 2,
+  maxBufferedBytes: 512 * MiB,
 };
 
 let current: MediaLimits = DEFAULT_MEDIA_LIMITS;
@@ -61,7 +68,8 @@ export function mediaLimits(): MediaLimits {
 
 export function setMediaLimits(limits: MediaLimits): void {
   current = limits;
-  decodeSlots.resize(limits.maxConcurrentDecodes);
+  decodes.resize(limits.maxConcurrentDecodes);
+  buffered.resize(limits.maxBufferedBytes);
 }
 
 /**
@@ -176,23 +184,32 @@ export function checkImagePixels(width: number, height: number): void {
   if (width * height > current.maxImagePixels) throw new ImageTooLargeError(width, height);
 }
 
-/** A counting semaphore: at most `size` holders; the others wait in order (or give up when their signal aborts). */
-class Slots {
+/**
+ * A weighted semaphore: holders take some weight of its `size`; the others wait in order, first come first served
+ * (a heavy request is not overtaken forever by light ones), or give up when their signal aborts.
+ */
+class Semaphore {
   private held = 0;
-  private readonly waiting: { grant: () => void }[] = [];
+  private readonly waiting: { weight: number; grant: () => void }[] = [];
 
-  constructor(private size: number) {}
+  constructor(private capacity: number) {}
+
+  get size(): number {
+    return this.capacity;
+  }
 
   resize(size: number): void {
-    this.size = Math.max(1, size);
+    this.capacity = Math.max(1, size);
     this.wake();
   }
 
-  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /** Waits for `weight` (at most {@link size}); the returned function gives it back, once however often called. */
+  async hold(weight: number, signal?: AbortSignal): Promise<() => void> {
     signal?.throwIfAborted();
-    if (this.held >= this.size) {
+    if (this.waiting.length > 0 || this.held + weight > this.capacity) {
       await new Promise<void>((resolve, reject) => {
         const waiter = {
+          weight,
           grant: () => {
             signal?.removeEventListener('abort', onAbort);
             resolve();
@@ -201,28 +218,80 @@ class Slots {
         const onAbort = () => {
           const i = this.waiting.indexOf(waiter);
           if (i >= 0) this.waiting.splice(i, 1);
+          this.wake(); // a heavy request that gave up may have been holding lighter ones back
           reject(signal!.reason as Error);
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         this.waiting.push(waiter);
       });
-    } else this.held++;
+    } else this.held += weight;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held -= weight;
+      this.wake();
+    };
+  }
+
+  /** `fn` while holding `weight`. */
+  async run<T>(weight: number, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const release = await this.hold(weight, signal);
     try {
       signal?.throwIfAborted();
       return await fn();
     } finally {
-      this.held--;
-      this.wake();
+      release();
     }
   }
 
   private wake(): void {
-    while (this.held < this.size && this.waiting.length > 0) {
-      this.held++;
-      this.waiting.shift()!.grant();
+    while (this.waiting.length > 0 && this.held + this.waiting[0]!.weight <= this.capacity) {
+      const next = this.waiting.shift()!;
+      this.held += next.weight;
+      next.grant();
     }
   }
 }
 
+const decodes = new Semaphore(DEFAULT_MEDIA_LIMITS.maxConcurrentDecodes);
+
 /** Image decodes (sharp/libvips) in this process: each may hold up to maxImagePixels × 4 bytes. */
-export const decodeSlots = new Slots(DEFAULT_MEDIA_LIMITS.maxConcurrentDecodes);
+export const decodeSlots = {
+  run: <T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> => decodes.run(1, fn, signal),
+};
+
+/** A request for more buffered bytes than the whole budget allows: it could never run. */
+export class BufferBudgetError extends MediaLimitError {}
+
+const buffered = new Semaphore(DEFAULT_MEDIA_LIMITS.maxBufferedBytes);
+
+/**
+ * Entry bytes held whole in this process (conversions, page thumbnails, barcode search, formats read only whole):
+ * a 3 MB ZIP may inflate to the entry limit per request, so concurrent requests share this budget instead of each
+ * costing it. `what` names the entry in the refusal of a request larger than the whole budget.
+ */
+export const bufferedBytes = {
+  /** The whole budget, in bytes. */
+  get size(): number {
+    return buffered.size;
+  },
+  /** Waits for `bytes` of the budget; the returned function gives them back. */
+  hold(bytes: number, what: string, signal?: AbortSignal): Promise<() => void> {
+    if (bytes > buffered.size) {
+      const reason = `${what}: ${formatBytes(bytes)} to hold in memory, over the ${formatBytes(buffered.size)} buffer budget`;
+      return Promise.reject(new BufferBudgetError(reason));
+    }
+    return buffered.hold(bytes, signal);
+  },
+  /** `fn` while holding `bytes` of the budget. */
+  async run<T>(bytes: number, what: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const release = await bufferedBytes.hold(bytes, what, signal);
+    try {
+      signal?.throwIfAborted();
+      return await fn();
+    } finally {
+      release();
+    }
+  },
+};

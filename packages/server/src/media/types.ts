@@ -13,6 +13,12 @@ export interface ContainerEntry {
   height?: number;
 }
 
+/** One entry's bytes as they inflate, and its uncompressed size when the container records it. */
+export interface EntryStream {
+  stream: Readable;
+  size: number | null;
+}
+
 /**
  * Reads one kind of container: lists entries and streams one entry, never extracting the whole file
  * nor holding it in memory (solid archives may need to decode preceding entries: still streamed).
@@ -20,23 +26,24 @@ export interface ContainerEntry {
 export interface ContainerReader {
   /** The media types (as detected from the file's magic bytes) this reader handles. */
   readonly mediaTypes: readonly string[];
-  entries(file: string, opts: { dimensions: boolean }): Promise<ContainerEntry[]>;
+  /**
+   * The entries, typed from their first bytes. With `verify`, every page must also read whole, match its checksum
+   * and have a readable image header (media/page-check.ts), else it is listed untyped (Komga's rule for an entry
+   * that fails to read): for readers whose listing otherwise reads only each entry's start (ZIP), which then read
+   * each entry once, whole. RAR, 7z and TAR listings decode every entry whole anyway and fail on damaged data.
+   */
+  entries(file: string, opts: { dimensions: boolean; verify?: boolean }): Promise<ContainerEntry[]>;
   /**
    * The bytes of one entry, never more than the entry limit (media/limits.ts) whatever its header says;
    * `signal` stops the inflating when the bytes are no longer wanted (the client went away).
    */
   read(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Buffer>;
   /**
-   * Reads the named entries whole, each once, handing `visit` its bytes or the error that stopped the read
-   * (bad data, a checksum that does not match). For readers whose listing reads entries only partly (ZIP reads
-   * each entry's first bytes); readers whose listing decodes every entry whole, failing on damaged data
-   * (RAR, 7z, TAR), have no need of it.
+   * The bytes of one entry as they inflate, never held whole (held to the same limits as {@link read}; the
+   * stream fails once past them). Readers that can only hand an entry over whole have none: callers then
+   * {@link read} it within the buffer budget of media/limits.ts.
    */
-  readEach?(
-    file: string,
-    names: ReadonlySet<string>,
-    visit: (name: string, bytes: Buffer | Error) => Promise<void>,
-  ): Promise<void>;
+  stream?(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<EntryStream>;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { StoredMedia } from '../domain/media.js';
 import type { Library } from '../domain/library.js';
 import { notFound } from '../domain/errors.js';
 import type { EventBus } from '../events/bus.js';
-import { checkMarkupBytes } from '../media/limits.js';
+import { bufferedBytes, checkMarkupBytes, mediaLimits } from '../media/limits.js';
 import { readerFor } from '../media/archives/index.js';
 import { MediaTypes } from '../media/detect.js';
 import { withEpub } from '../media/epub/package.js';
@@ -348,15 +348,19 @@ export class MetadataRefresh {
     for (const number of barcodePages(pages.length)) {
       const page = pages[number - 1]!;
       try {
-        let image: { bytes: Uint8Array; mediaType: string };
         if (media.mediaType === MediaTypes.pdf) {
           const dimension = page.width && page.height ? { width: page.width, height: page.height } : undefined;
-          image = await this.d.pdf.renderPage(file, number, { dimension, resolution: BARCODE_PDF_RESOLUTION });
+          const image = await this.d.pdf.renderPage(file, number, { dimension, resolution: BARCODE_PDF_RESOLUTION });
+          const isbn = await isbnInImage(image.bytes, image.mediaType);
+          if (isbn) return isbn;
         } else if (reader) {
-          image = { bytes: await reader.read(file, page.fileName), mediaType: page.mediaType };
+          // the page held whole, within the process's buffer budget, until the barcode reader is done with it
+          const size = Math.min(page.fileSize ?? Infinity, mediaLimits().maxEntryBytes);
+          const isbn = await bufferedBytes.run(size, `page "${page.fileName}"`, async () =>
+            isbnInImage(await reader.read(file, page.fileName), page.mediaType),
+          );
+          if (isbn) return isbn;
         } else return null;
-        const isbn = await isbnInImage(image.bytes, image.mediaType);
-        if (isbn) return isbn;
       } catch (e) {
         this.d.logger.warn({ bookId: book.id, page: number, err: e }, 'Could not look for a barcode on the page');
       }

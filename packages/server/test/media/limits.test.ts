@@ -10,6 +10,8 @@ import { makeThumbnail } from '../../src/media/images.js';
 import {
   DEFAULT_MEDIA_LIMITS,
   MediaLimitError,
+  BufferBudgetError,
+  bufferedBytes,
   decodeSlots,
   setMediaLimits,
   type MediaLimits,
@@ -78,7 +80,9 @@ describe('archive readers hold books to the limits', () => {
     const noise = randomBytes(2 * MiB); // incompressible, as image data is
     await writeFile(file, zipBuffer([{ name: 'a.png', data: noise, deflate: true }]));
     const chunks: Buffer[] = [];
-    for await (const chunk of await zipReader.stream(file, 'a.png')) chunks.push(chunk as Buffer);
+    const { stream, size } = await zipReader.stream(file, 'a.png');
+    expect(size).toBe(noise.length);
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
     expect(chunks.length).toBeGreaterThan(1);
     expect(Buffer.concat(chunks).equals(noise)).toBe(true);
     lower({ maxEntryBytes: 1 * MiB });
@@ -91,6 +95,71 @@ describe('archive readers hold books to the limits', () => {
     const controller = new AbortController();
     controller.abort(new Error('gone'));
     await expect(zipReader.read(file, 'a.png', { signal: controller.signal })).rejects.toThrow();
+  });
+});
+
+describe('buffer budget', () => {
+  it('makes a request wait until its bytes are free, in order, and refuses one larger than all of it', async () => {
+    lower({ maxBufferedBytes: 100 });
+    const order: string[] = [];
+    const first = await bufferedBytes.hold(60, 'first');
+    const second = bufferedBytes.run(50, 'second', async () => void order.push('second'));
+    const third = bufferedBytes.run(10, 'third', async () => void order.push('third'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual([]); // the third fits, but does not overtake the second
+    first();
+    await Promise.all([second, third]);
+    expect(order).toEqual(['second', 'third']);
+    await expect(bufferedBytes.run(101, 'page "huge.png"', async () => undefined)).rejects.toThrow(
+      /page "huge\.png": 101 B to hold in memory, over the 100 B buffer budget/,
+    );
+    await expect(bufferedBytes.hold(101, 'x')).rejects.toBeInstanceOf(BufferBudgetError);
+  });
+
+  it('lets a waiter whose client left go, and the requests behind it through', async () => {
+    lower({ maxBufferedBytes: 100 });
+    const first = await bufferedBytes.hold(60, 'first');
+    const controller = new AbortController();
+    const gone = bufferedBytes.hold(50, 'gone', controller.signal);
+    const small = bufferedBytes.run(40, 'small', async () => 'ran');
+    controller.abort(new Error('gone'));
+    await expect(gone).rejects.toThrow('gone');
+    expect(await small).toBe('ran');
+    first();
+  });
+});
+
+describe('ZIP pages checked at analysis', () => {
+  it.each([
+    ['read whole within the buffer budget', DEFAULT_MEDIA_LIMITS.maxBufferedBytes],
+    ['streamed when larger than the whole budget', 1024],
+  ])('a page that fails its CRC-32 or has no image header is untyped (%s)', async (_how, maxBufferedBytes) => {
+    const file = join(dir, `checked-${maxBufferedBytes}.cbz`);
+    const png = Buffer.concat([await smallPng(), randomBytes(8 * 1024)]);
+    await writeFile(
+      file,
+      zipBuffer([
+        { name: '1.png', data: png, deflate: true },
+        { name: '2.png', data: png, crc: 0x12345678 },
+        { name: '3.png', data: Buffer.concat([png.subarray(0, 8), Buffer.alloc(png.length - 8)]) },
+        { name: 'ComicInfo.xml', data: Buffer.from('<ComicInfo/>'), crc: 0x12345678 },
+      ]),
+    );
+    lower({ maxBufferedBytes });
+    const entries = await zipReader.entries(file, { dimensions: false, verify: true });
+    expect(entries.map((e) => [e.name, e.mediaType])).toEqual([
+      ['1.png', 'image/png'],
+      ['2.png', null],
+      ['3.png', null],
+      ['ComicInfo.xml', 'text/plain'],
+    ]);
+    // without verify, the listing reads only each entry's start; a file that is not a page keeps its type either way
+    expect((await zipReader.entries(file, { dimensions: false })).map((e) => e.mediaType)).toEqual([
+      'image/png',
+      'image/png',
+      'image/png',
+      'text/plain',
+    ]);
   });
 });
 

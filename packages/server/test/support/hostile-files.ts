@@ -44,8 +44,11 @@ async function write(path: string, bytes: Buffer): Promise<void> {
   await writeFile(path, bytes);
 }
 
-/** A CBZ whose page 1 is real and page 2 a PNG that inflates to `inflated` bytes, declared honestly. */
-export async function zipBomb(path: string, inflated: number): Promise<void> {
+/**
+ * A CBZ whose page 1 is real and page 2 a PNG that inflates to `inflated` bytes, declared honestly. Returns the
+ * PNG both pages start with (page 2 is it followed by zeros).
+ */
+export async function zipBomb(path: string, inflated: number): Promise<Buffer> {
   const png = await smallPng();
   await write(
     path,
@@ -54,6 +57,7 @@ export async function zipBomb(path: string, inflated: number): Promise<void> {
       { name: '002.png', deflated: deflatedZeros(png, inflated - png.length) },
     ]),
   );
+  return png;
 }
 
 /** A CBZ whose page 2 holds a small PNG but declares `declared` bytes uncompressed. */

@@ -225,6 +225,7 @@ export class BookQueries {
         'b.name',
         'b.url',
         'b.file_size',
+        'b.file_last_modified',
         'sm.age_rating',
         'm.status as m_status',
         'm.media_type as m_media_type',
@@ -244,6 +245,7 @@ export class BookQueries {
       name: r.name,
       url: r.url,
       fileSize: r.file_size,
+      fileLastModified: r.file_last_modified,
       media: mediaOf(r),
       access: { libraryId: r.library_id, ageRating: r.age_rating, sharingLabels: labels.get(r.series_id) ?? [] },
     };

@@ -13,7 +13,8 @@ const EXCLUDED = [
 /**
  * Spring's ShallowEtagHeaderFilter as Komga configures it (api.md §1.7): a GET/HEAD 2xx response under
  * `/api`, `/opds` or `/kobo` whose body is in memory gets a strong `ETag: "0<md5-hex>"`, and an
- * `If-None-Match` that matches it turns the response into an empty 304. Streams are left alone.
+ * `If-None-Match` that matches it turns the response into an empty 304. Streams are left alone, and a route that
+ * set its own ETag (see {@link contentEtag}) is not hashed.
  */
 export const etagPlugin: FastifyPluginAsync = fp(async (app) => {
   app.addHook('onSend', async (req, reply, payload) => {
@@ -33,7 +34,18 @@ export const etagPlugin: FastifyPluginAsync = fp(async (app) => {
   });
 });
 
-function matches(header: string | undefined, etag: string): boolean {
+/**
+ * A strong ETag in Komga's shape (`"0<md5-hex>"`) for a body that is streamed or made on demand, from what
+ * identifies its content instead of its bytes: hashing a page means holding or reading all of it (issue 11: a
+ * 3 MB ZIP whose page inflates to 256 MiB). Routes set it, and answer `If-None-Match` with {@link matches},
+ * before producing the body.
+ */
+export function contentEtag(identity: readonly (string | number | null)[]): string {
+  return `"0${createHash('md5').update(JSON.stringify(identity)).digest('hex')}"`;
+}
+
+/** Whether an `If-None-Match` header matches `etag` (weak comparison, as Spring's filter does; `*` matches all). */
+export function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const bare = (tag: string) => tag.trim().replace(/^W\//, '');
   const wanted = bare(etag);

@@ -7,10 +7,11 @@ import { accessTo, type RestrictedContent } from '../../domain/restrictions.js';
 import { isAdmin, type CurrentUser } from '../../domain/user.js';
 import { mediaProfileOf, type BookAnalyzer } from '../../library/book-analyzer.js';
 import { contentDisposition, openBookFile } from '../../library/book-files.js';
-import { fontMediaType, notReady } from '../../library/book-pages.js';
+import { fontMediaType, notReady, type Content, type StreamedContent } from '../../library/book-pages.js';
 import type { LibraryFiles } from '../../library/library-files.js';
 import { MEDIATYPE_DIVINA_JSON, MEDIATYPE_WEBPUB_JSON } from '../../media/epub/index.js';
 import type { AppDeps } from '../deps.js';
+import { contentEtag, matches } from '../plugins/etag.js';
 import { PUBLICATION_RESOURCE_POLICY } from '../plugins/security-headers.js';
 import { epubManifest, pageFileName, pagesManifest, toBookDto, toBookPageDto, toPositions } from '../mappers/books.js';
 import { bookFilterCondition, bookPage, ordersOf, pageRequest, searchRequest, toPage } from '../listing.js';
@@ -126,8 +127,36 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
     return false;
   };
 
-  const sendContent = (reply: FastifyReply, bytes: Buffer, mediaType: string, fileName: string) =>
-    reply.type(mediaType).header('Content-Disposition', contentDisposition('inline', fileName)).send(bytes);
+  /**
+   * Validators of a page, page thumbnail or resource, once the caller may see the book: Last-Modified (304 to
+   * If-Modified-Since), then an ETag made from what identifies the body (the book's file and analysis, and
+   * `variant`: which page or resource, which conversion), 304 to If-None-Match. Neither needs the body, which
+   * is produced only when the client does not have it.
+   */
+  const cached = async (req: FastifyRequest, reply: FastifyReply, book: BookFileView, variant: unknown[]) => {
+    if (await notModified(req, reply, book.id)) return true;
+    const etag = contentEtag([
+      book.id,
+      book.fileSize,
+      book.fileLastModified,
+      book.media.lastModifiedDate,
+      ...variant.map((v) => (v === undefined ? null : String(v))),
+    ]);
+    reply.header('ETag', etag);
+    if (matches(req.headers['if-none-match'], etag)) {
+      await reply.code(304).send();
+      return true;
+    }
+    return false;
+  };
+
+  /** A page or resource: in memory, or streamed from the archive with its length when the archive records it. */
+  const sendContent = (reply: FastifyReply, content: Content | StreamedContent, fileName: string) => {
+    reply.type(content.mediaType).header('Content-Disposition', contentDisposition('inline', fileName));
+    if ('bytes' in content) return reply.send(content.bytes);
+    if (content.size !== null) reply.header('Content-Length', String(content.size));
+    return reply.send(content.stream);
+  };
 
   /** The neighbour of a visible book in its series (api.md §3.3): 404 at the ends. */
   const sibling = async (req: FastifyRequest, bookId: string, next: boolean) => {
@@ -260,24 +289,24 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
     getBookPageByNumber: async (req, reply) => {
       const convert = conversion(req.query.convert);
       const book = await visibleBook(req, req.params.bookId);
-      if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
       const negotiate = req.query.contentNegotiation !== false;
       const pdf = negotiate && mediaProfileOf(book.media.mediaType) === 'PDF' && prefersPdf(req.headers.accept);
+      if (await cached(req, reply, book, ['page', n, convert, pdf])) return reply;
       const content = await books.pages.page(book, n, { convert, pdf, signal: untilClientLeaves(reply) });
-      return sendContent(reply, content.bytes, content.mediaType, pageFileName(book.name, n, content.mediaType));
+      return sendContent(reply, content, pageFileName(book.name, n, content.mediaType));
     },
     getBookPageRawByNumber: async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
-      if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
+      if (await cached(req, reply, book, ['raw', n])) return reply;
       const content = await books.pages.raw(book, n, { signal: untilClientLeaves(reply) });
-      return sendContent(reply, content.bytes, content.mediaType, pageFileName(book.name, n, content.mediaType));
+      return sendContent(reply, content, pageFileName(book.name, n, content.mediaType));
     },
     getBookPageThumbnailByNumber: async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
-      if (await notModified(req, reply, book.id)) return reply;
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
+      if (await cached(req, reply, book, ['thumbnail', n])) return reply;
       const content = await books.pages.thumbnail(book, n, { signal: untilClientLeaves(reply) });
       return reply.type(content.mediaType).send(content.bytes);
     },
@@ -310,10 +339,10 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
       }
       const book = font ? await books.queries.findFile(req.params.bookId) : await visibleBook(req, req.params.bookId);
       if (!book) throw notFound();
-      if (await notModified(req, reply, book.id)) return reply;
+      if (await cached(req, reply, book, ['resource', path])) return reply;
       const content = await books.pages.resource(book, path);
       const name = path.split('/').at(-1) ?? path;
-      return sendContent(reply, content.bytes, font ?? content.mediaType, name);
+      return sendContent(reply, { ...content, mediaType: font ?? content.mediaType }, name);
     },
 
     bookAnalyze: async (req, reply) => {

@@ -1,10 +1,19 @@
 import { fstat, read as fsRead } from 'node:fs';
 import { Readable, Transform, pipeline } from 'node:stream';
-import { crc32, constants as zlibConstants, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
-import { BookBudget, checkDeclaredEntry, checkEntryCount, checkInflatedBytes } from '../limits.js';
+import {
+  BookBudget,
+  bufferedBytes,
+  checkDeclaredEntry,
+  checkEntryCount,
+  checkInflatedBytes,
+  mediaLimits,
+} from '../limits.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
+import { imageHeaderReadable } from '../page-check.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
 import { openZipFile, type OpenZipFile } from './zip-file-reader.js';
@@ -188,13 +197,7 @@ async function readHead(fd: number, zip: ZipFile, entry: Entry, max: number): Pr
   let rawWanted = Math.min(compressed, stored ? max : max + 1024);
   const guess = LOCAL_HEADER_SIZE + entry.fileNameLength + entry.extraFieldLength + LOCAL_EXTRA_SLACK;
   let buf = await readAt(fd, offset, Math.min(available, guess + rawWanted));
-  if (buf.length < LOCAL_HEADER_SIZE) throw new Error('unexpected EOF');
-  const signature = buf.readUInt32LE(0);
-  if (signature !== 0x04034b50) throw new Error(`invalid local file header signature: 0x${signature.toString(16)}`);
-  const dataStart = LOCAL_HEADER_SIZE + buf.readUInt16LE(26) + buf.readUInt16LE(28);
-  if (offset + dataStart + compressed > zip.fileSize) {
-    throw new Error(`file data overflows file bounds: ${offset + dataStart} + ${compressed} > ${zip.fileSize}`);
-  }
+  const dataStart = localDataStart(buf, zip, entry);
   const raw = async (n: number): Promise<Buffer> => {
     if (buf.length < dataStart + n) {
       const more = await readAt(fd, offset + buf.length, dataStart + n - buf.length);
@@ -227,6 +230,97 @@ async function readHead(fd: number, zip: ZipFile, entry: Entry, max: number): Pr
     if (out.length >= max || whole) return Buffer.from(out.subarray(0, max));
     rawWanted = Math.min(compressed, rawWanted * 4);
   }
+}
+
+/**
+ * Where an entry's data starts, from the start of its local header in `buf` (read at the entry's offset), with
+ * yauzl's checks: the header's signature, and data that ends inside the file.
+ */
+function localDataStart(buf: Buffer, zip: ZipFile, entry: Entry): number {
+  if (buf.length < LOCAL_HEADER_SIZE) throw new Error('unexpected EOF');
+  const signature = buf.readUInt32LE(0);
+  if (signature !== 0x04034b50) throw new Error(`invalid local file header signature: 0x${signature.toString(16)}`);
+  const dataStart = LOCAL_HEADER_SIZE + buf.readUInt16LE(26) + buf.readUInt16LE(28);
+  const end = entry.relativeOffsetOfLocalHeader + dataStart + entry.compressedSize;
+  if (end > zip.fileSize) {
+    throw new Error(
+      `file data overflows file bounds: ${end - entry.compressedSize} + ${entry.compressedSize} > ${zip.fileSize}`,
+    );
+  }
+  return dataStart;
+}
+
+const inflateRawAsync = promisify(inflateRaw);
+
+/**
+ * A Stored or Deflate entry whole: one positional read of its local header and data (a second one only if the
+ * local extra field is unusually long), inflated in zlib's thread pool, off the event loop; exactly the declared
+ * size, or an error.
+ */
+async function readWhole(fd: number, zip: ZipFile, entry: Entry): Promise<Buffer> {
+  const offset = entry.relativeOffsetOfLocalHeader;
+  const compressed = entry.compressedSize;
+  const guess = LOCAL_HEADER_SIZE + entry.fileNameLength + entry.extraFieldLength + LOCAL_EXTRA_SLACK;
+  let buf = await readAt(fd, offset, Math.min(zip.fileSize - offset, guess + compressed));
+  const dataStart = localDataStart(buf, zip, entry);
+  if (buf.length < dataStart + compressed) {
+    buf = Buffer.concat([buf, await readAt(fd, offset + buf.length, dataStart + compressed - buf.length)]);
+    if (buf.length < dataStart + compressed) throw new Error('unexpected EOF');
+  }
+  const raw = buf.subarray(dataStart, dataStart + compressed);
+  const size = entry.uncompressedSize;
+  // more than declared fails here (RangeError), less below
+  const bytes =
+    entry.compressionMethod === 0 ? raw : await inflateRawAsync(raw, { maxOutputLength: Math.max(size, 1) });
+  if (bytes.length !== size) throw new Error(`expected ${size} bytes, got ${bytes.length}`);
+  return bytes;
+}
+
+/**
+ * An entry read whole for analysis, checked against its CRC-32 (which yauzl never checks) and declared size; its
+ * bytes count against the process's buffer budget while `use` looks at them. An entry larger than the whole budget
+ * is checked as it streams instead, and `use` gets its first {@link HEAD_BYTES}.
+ */
+async function withVerifiedEntry<T>(
+  file: string,
+  zip: ZipFile,
+  fd: number,
+  item: ZipItem,
+  use: (bytes: Buffer | Error) => Promise<T>,
+): Promise<T> {
+  if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP entry not supported: ${item.name}`);
+  const size = Math.min(item.entry.uncompressedSize, mediaLimits().maxEntryBytes);
+  const yauzlCanRead = YAUZL_METHODS.has(item.entry.compressionMethod);
+  const read = async (how: () => Promise<Buffer>): Promise<Buffer | Error> => {
+    try {
+      return await how();
+    } catch (e) {
+      if (e instanceof MediaError && e.code === 'ERR_1002') throw e;
+      return e instanceof Error ? e : new Error(String(e));
+    }
+  };
+  if (yauzlCanRead && size > bufferedBytes.size) return use(await read(() => streamVerified(zip, item)));
+  return bufferedBytes.run(size, `entry "${item.name}"`, async () =>
+    use(
+      await read(async () =>
+        checkedCrc(item, yauzlCanRead ? await readWhole(fd, zip, item.entry) : await readEntry(file, zip, item)),
+      ),
+    ),
+  );
+}
+
+/** Inflates an entry as it streams, checking its CRC-32 and size; returns its first {@link HEAD_BYTES}. */
+async function streamVerified(zip: ZipFile, item: ZipItem): Promise<Buffer> {
+  const stream = await openEntryStream(zip, item.entry); // yauzl fails it on a size other than the declared one
+  const head = new HeadCollector(HEAD_BYTES);
+  let crc = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    head.push(chunk);
+    crc = crc32(chunk, crc);
+    checkInflatedBytes(item.name, head.total);
+  }
+  if (crc >>> 0 !== item.entry.crc32 >>> 0) throw new MediaError('ERR_1008', `CRC mismatch in ${item.name}`);
+  return head.bytes();
 }
 
 /** The first `max` bytes of an entry for listing: straight from the file when yauzl could read it. */
@@ -290,15 +384,32 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (it
   return out;
 }
 
-/** An entry's type (and dimensions when asked), from as few bytes of it as possible. */
+/**
+ * An entry's type (and dimensions when asked), from as few bytes of it as possible; with `verify`, from all of
+ * them, read once: a page that does not read whole, fails its CRC or has no readable image header is untyped.
+ */
 async function describeItem(
   file: string,
   zip: ZipFile,
   fd: number,
   item: ZipItem,
-  dimensions: boolean,
+  opts: { dimensions: boolean; verify?: boolean },
 ): Promise<ContainerEntry> {
+  const { dimensions } = opts;
   const size = item.entry.uncompressedSize;
+  if (opts.verify) {
+    const entry = await withVerifiedEntry(file, zip, fd, item, async (bytes) => {
+      if (!(bytes instanceof Error)) {
+        const whole = describeEntry(item.name, size, bytes, dimensions);
+        return isPage(whole) && !(await imageHeaderReadable(bytes)) ? { ...whole, mediaType: null } : whole;
+      }
+      return null;
+    });
+    if (entry) return entry;
+    // It does not read whole: typed from its start if that reads, as without `verify`; a page loses its type.
+    const typed = await describeItem(file, zip, fd, item, { dimensions });
+    return isPage(typed) ? { ...typed, mediaType: null } : typed;
+  }
   const readHeadOrNull = async (max: number): Promise<Buffer | null> => {
     if (size === 0) return Buffer.alloc(0);
     try {
@@ -328,15 +439,11 @@ async function describeItem(
   return entry;
 }
 
-/**
- * The ZIP reader, which can also stream an entry: bytes are hashed as they inflate (page hashes), never held whole.
- */
-export const zipReader: ContainerReader & {
-  stream(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Readable>;
-} = {
+/** The ZIP reader, which streams an entry as it inflates (pages served as they are, page hashes). */
+export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader['stream']> } = {
   mediaTypes: [MediaTypes.zip],
 
-  async entries(file, { dimensions }) {
+  async entries(file, opts) {
     const items: ZipItem[] = [];
     const budget = new BookBudget();
     return withCentralDirectory(
@@ -352,31 +459,9 @@ export const zipReader: ContainerReader & {
         // The heads are read once the whole directory is known, several at a time: each read is a round trip
         // to libuv's thread pool, and overlapping them is what makes a 20-page book cheap.
         const entries = await mapConcurrently(items, HEAD_READS_IN_FLIGHT, (item) =>
-          describeItem(file, zip, fd, item, dimensions),
+          describeItem(file, zip, fd, item, opts),
         );
         return sortEntries(entries);
-      },
-    );
-  },
-
-  async readEach(file, names, visit) {
-    const items: ZipItem[] = [];
-    await withCentralDirectory(
-      file,
-      async (_zip, item) => {
-        if (names.has(item.name) && !isDirectoryName(item.name)) items.push(item);
-        return true;
-      },
-      async (zip) => {
-        for (const item of items) {
-          let bytes: Buffer | Error;
-          try {
-            bytes = checkedCrc(item, await readEntry(file, zip, item));
-          } catch (e) {
-            bytes = e instanceof Error ? e : new Error(String(e));
-          }
-          await visit(item.name, bytes);
-        }
       },
     );
   },
@@ -409,17 +494,30 @@ export const zipReader: ContainerReader & {
     }
     const { zip } = opened;
     let source: Readable;
+    let size: number | null;
+    let release = () => {};
     try {
       const entry = (await directoryOf(opened, file)).get(entryName);
       if (!entry) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
       if (!YAUZL_METHODS.has(entry.compressionMethod) || isEncrypted(entry)) {
-        // 7-Zip hands whole entries over (bounded by the entry limit); encrypted ones fail in readEntry
-        source = Readable.from([await readEntry(file, zip, { name: entryName, entry }, undefined, opts?.signal)]);
+        // 7-Zip hands whole entries over (bounded by the entry limit and the buffer budget); encrypted ones fail
+        // in readEntry
+        release = await bufferedBytes.hold(
+          Math.min(entry.uncompressedSize, mediaLimits().maxEntryBytes),
+          `entry "${entryName}"`,
+          opts?.signal,
+        );
+        const bytes = await readEntry(file, zip, { name: entryName, entry }, undefined, opts?.signal);
+        source = Readable.from([bytes]);
+        size = bytes.length;
       } else {
         checkDeclaredEntry(entryName, entry.uncompressedSize, entry.compressedSize);
+        // yauzl fails the stream when the inflated bytes do not add up to this (validateEntrySizes)
+        size = entry.uncompressedSize;
         source = await openEntryStream(zip, entry);
       }
     } catch (e) {
+      release();
       zip.close();
       throw toMediaError(e, 'Cannot read ZIP entry');
     }
@@ -435,8 +533,10 @@ export const zipReader: ContainerReader & {
         }
       },
     });
-    // an error or early destroy on either side tears down both, and the file is closed either way
+    // an error or early destroy on either side tears down both, and the file is closed either way; buffered bytes
+    // count until the consumer has them all (or gave up)
     pipeline(source, counted, () => zip.close());
+    counted.once('close', release);
     if (opts?.signal) {
       const signal = opts.signal;
       const onAbort = () => counted.destroy(signal.reason as Error);
@@ -444,7 +544,7 @@ export const zipReader: ContainerReader & {
       else signal.addEventListener('abort', onAbort, { once: true });
       counted.once('close', () => signal.removeEventListener('abort', onAbort));
     }
-    return counted;
+    return { stream: counted, size };
   },
 };
 

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { Entry, ZipFile } from 'yauzl';
 import { openZipFile } from '../archives/zip-file-reader.js';
 import { BookBudget, checkDeclaredEntry, checkInflatedBytes, checkMarkupBytes, mediaLimits } from '../limits.js';
-import { MediaError } from '../types.js';
+import { MediaError, type EntryStream } from '../types.js';
 
 /** One file entry of a ZIP central directory (directories are skipped). */
 export interface ZipEntryInfo {
@@ -112,6 +112,26 @@ export class ZipArchive {
       stream.destroy();
     }
     return Buffer.concat(chunks, total);
+  }
+
+  /**
+   * An entry as it inflates, for serving it as it is; the archive is closed once the stream is (ended, failed or
+   * destroyed), so the caller hands this archive over. yauzl fails the stream if the bytes do not add up to the
+   * declared size, which the limits were checked on.
+   */
+  async streamAndClose(name: string): Promise<EntryStream> {
+    try {
+      const found = this.byName.get(name);
+      if (!found) throw new MediaError('ERR_1005', `Entry not found: ${name}`);
+      checkDeclaredEntry(name, found.info.size, found.info.compressedSize);
+      if (found.entry.isEncrypted()) throw new MediaError('ERR_1005', `Entry is encrypted: ${name}`);
+      const stream = await this.zip.openReadStreamPromise(found.entry);
+      stream.once('close', () => this.close());
+      return { stream, size: found.info.size };
+    } catch (e) {
+      this.close();
+      throw e;
+    }
   }
 
   /** The entry whole, checked against the CRC-32 its directory records (yauzl's reads do not check it). */
