@@ -73,7 +73,7 @@ const packages: Record<string, readonly string[]> = {
   'hash-wasm': ['media'],
   '@node-rs/xxhash': ['media'],
   '@zip.js/zip.js': ['media'],
-  tsx: ['media/workers.ts'], // starts .ts workers when running from sources
+  piscina: ['media/workers.ts', 'media/worker-thread.ts'], // every worker thread runs in its pools
   'better-sqlite3': ['db'],
   kysely: ['db'],
   fastify: ['http', 'app.ts'],

@@ -3,7 +3,7 @@ import type { EventBus } from '../events/bus.js';
 import type { MediaAnalysis, MediaRepository, MediaStatusValue } from '../db/repositories/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
-import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
+import { analyzeEpubOffThread, type EpubAnalysis } from '../media/epub/index.js';
 import { pagesOf } from '../media/pages.js';
 import { MediaLimitError } from '../media/limits.js';
 import { imageHeaderReadable } from '../media/page-check.js';
@@ -171,7 +171,7 @@ export class BookAnalyzer {
   }
 
   private async epub(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
-    const a = await analyzeEpub(file, { analyzeDimensions: opts.analyzeDimensions });
+    const a = await analyzeEpubOffThread(file, { analyzeDimensions: opts.analyzeDimensions });
     const extension: EpubExtension = {
       toc: a.toc,
       landmarks: a.landmarks,

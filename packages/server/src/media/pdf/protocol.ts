@@ -12,10 +12,8 @@ export interface PdfPageSize {
   height: number;
 }
 
-/** Every answer carries the size of the worker's PDFium memory, which only grows: the pool retires big workers. */
-export type PdfResponse = { memoryBytes: number } & (
+export type PdfResponse =
   | { id: number; ok: true; op: 'info'; pageCount: number; pages: PdfPageSize[] }
   | { id: number; ok: true; op: 'render'; bytes: Uint8Array; width: number; height: number }
   | { id: number; ok: true; op: 'extract'; bytes: Uint8Array }
-  | { id: number; ok: false; kind: PdfFailureKind; message: string }
-);
+  | { id: number; ok: false; kind: PdfFailureKind; message: string };
