@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
@@ -180,6 +180,7 @@ export const sevenZipReader: ContainerReader = {
     // Before the one pass that decodes everything. 7-Zip's listing has no per-entry packed size in solid blocks.
     const budget = new BookBudget();
     for (const i of items) budget.add(i.name, i.size, null);
+    budget.checkArchiveRatio((await stat(file)).size);
     const files = items.filter((i) => !i.directory);
     // One pass over the archive (7z is usually solid): the first bytes of every file, in archive order.
     const r = await run({
