@@ -13,8 +13,6 @@ import { limitYoungGeneration } from '../heap.js';
  * `worker-thread.ts`). `closeWorkerPools()`, which the app calls when it closes, ends every thread of every pool.
  */
 export interface WorkerPoolOptions {
-  /** For logs and errors. */
-  name: string;
   /** The worker module, the compiled `.js` beside the caller: its default export answers one call. */
   module: URL;
   /** Threads at most. */
@@ -73,11 +71,6 @@ export class WorkerPool<Call, Answer> {
     }
   }
 
-  /** Threads running now. */
-  get threads(): number {
-    return this.pool?.threads.length ?? 0;
-  }
-
   /** Ends every thread; calls in progress or waiting fail. The next call starts a new pool. */
   async close(): Promise<void> {
     const pool = this.pool;
@@ -106,12 +99,13 @@ export class WorkerPool<Call, Answer> {
       concurrentTasksPerWorker: 1,
       // calls start in the order they were made
       stricterFIFO: true,
+      // an idle thread runs its event loop (timers, cleanups) instead of blocking in Atomics.wait
+      atomics: 'disabled',
       ...(this.opts.resourceLimits ? { resourceLimits: this.opts.resourceLimits } : {}),
       workerData,
       // An idle thread that is not retiring, or none (the call waits, or a thread starts if there is room).
       loadBalancer: (_task, workers) =>
-        workers.find((w) => w.currentUsage === 0 && !w.terminating && !w.destroyed && !this.isRetiring(w.id)) ??
-        null,
+        workers.find((w) => w.currentUsage === 0 && !w.terminating && !w.destroyed && !this.isRetiring(w.id)) ?? null,
     });
     pool.on('workerCreate', (w: PoolThread) => {
       this.live.set(w.id, w);

@@ -59,7 +59,7 @@ async function analysed(server: Server, authorization: string, count: number): P
 /** Until the process has used less than 50 ms of CPU in half a second. */
 async function quiet(pid: number): Promise<void> {
   const until = Date.now() + 60_000;
-  for (let cpu = await cpuSeconds(pid); Date.now() < until; ) {
+  for (let cpu = await cpuSeconds(pid); Date.now() < until;) {
     await sleep(500);
     const now = await cpuSeconds(pid);
     if (now - cpu < 0.05) return;

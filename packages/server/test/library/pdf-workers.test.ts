@@ -77,9 +77,11 @@ it('closing the app ends every worker thread: PDFium, 7-Zip, zxing and EPUB anal
 
   await s.close();
   // Ended threads leave /proc a moment after `terminate()` resolves; an idle one would stay for up to a minute.
-  await until(async () => ((await nodeThreads()) === before ? true : undefined), 'the worker threads to end', 5_000).catch(
-    () => undefined,
-  );
+  await until(
+    async () => ((await nodeThreads()) === before ? true : undefined),
+    'the worker threads to end',
+    5_000,
+  ).catch(() => undefined);
   expect(await nodeThreads()).toBe(before);
 });
 

@@ -25,7 +25,6 @@ import type { SevenZipChunk, SevenZipRequest, SevenZipResponse } from './sevenzi
  * without work (its WebAssembly memory grows to the largest block it decoded), and after 100 commands or a trap.
  */
 const pool = new WorkerPool<SevenZipRequest | null, SevenZipResponse>({
-  name: '7-Zip',
   module: new URL('./sevenzip-worker.js', import.meta.url),
   threads: 2,
   idleTimeoutMs: 30_000,
@@ -125,7 +124,12 @@ export async function sevenZipList(file: string): Promise<SevenZipItem[]> {
  * limit, and refused when it reaches it; 7-Zip stops decoding there. `signal` stops it when the bytes are no
  * longer wanted.
  */
-export async function sevenZipExtract(file: string, entry: string, max?: number, signal?: AbortSignal): Promise<Buffer> {
+export async function sevenZipExtract(
+  file: string,
+  entry: string,
+  max?: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const keep = max ?? mediaLimits().maxEntryBytes + 1;
   const r = await run({ op: 'extract', file: await hostPath(file), entry, max: keep }, signal);
   if (r.rc !== 0 && !r.capped) throw failure(r.stderr, `Cannot read entry ${entry}`);

@@ -10,7 +10,6 @@ const TIMEOUT_MS = 30_000;
  * WebAssembly heap, where images are decoded, is outside these limits).
  */
 const pool = new WorkerPool<BarcodeRequest | null, BarcodeResponse>({
-  name: 'barcode',
   module: new URL('./worker.js', import.meta.url),
   threads: 1,
   idleTimeoutMs: 20_000,

@@ -8,8 +8,7 @@ export interface EpubAnalysisCall {
 }
 
 export type EpubAnalysisAnswer =
-  | { ok: true; analysis: EpubAnalysis }
-  | { ok: false; code: string | null; message: string };
+  { ok: true; analysis: EpubAnalysis } | { ok: false; code: string | null; message: string };
 
 /** An analysis that takes longer than this is given up and its thread ended. */
 const TIMEOUT_MS = 300_000;
@@ -20,7 +19,6 @@ const TIMEOUT_MS = 300_000;
  * above that; it ends after 30 s without work.
  */
 const pool = new WorkerPool<EpubAnalysisCall | null, EpubAnalysisAnswer>({
-  name: 'EPUB analysis',
   module: new URL('./analyze-worker.js', import.meta.url),
   threads: 1,
   idleTimeoutMs: 30_000,

@@ -102,7 +102,6 @@ export class PdfService {
       maxWorkerMemoryBytes: opts.maxWorkerMemoryBytes ?? 384 * 1024 * 1024,
     };
     this.pool = new WorkerPool({
-      name: 'pdf',
       module: new URL('./worker.js', import.meta.url),
       threads: this.opts.workers,
       idleTimeoutMs: this.opts.idleMs,
