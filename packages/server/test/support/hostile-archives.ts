@@ -28,15 +28,11 @@ async function write(path: string, bytes: Uint8Array): Promise<void> {
 // 7z-wasm is CommonJS whose typings say `export default`: at run time the default import is the factory.
 const SevenZip = SevenZipModule as unknown as SevenZipModuleFactory;
 
-/** A solid 7z archive of `files` (LZMA2, fastest level), written by 7-Zip. */
+/** A solid 7z archive of `files` (names without folders; LZMA2, fastest level), written by 7-Zip. */
 export async function sevenZip(path: string, files: ArchiveFile[]): Promise<void> {
   const z = await SevenZip({ print: () => {}, printErr: () => {} });
   z.FS.mkdir('/in');
-  for (const f of files) {
-    const dir = dirname(`/in/${f.name}`);
-    if (dir !== '/in') z.FS.mkdirTree(dir);
-    z.FS.writeFile(`/in/${f.name}`, f.data);
-  }
+  for (const f of files) z.FS.writeFile(`/in/${f.name}`, f.data);
   z.FS.chdir('/in');
   // `-ir!*` would list 20,000 names on a command line: the whole folder instead
   const rc = z.callMain(['a', '-t7z', '-mx=1', '-bso0', '-bsp0', '/out.7z', '.']) as unknown as number | undefined;

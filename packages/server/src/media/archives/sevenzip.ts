@@ -30,8 +30,11 @@ const pool = new WorkerPool<SevenZipRequest | null, SevenZipResponse>({
   idleTimeoutMs: 30_000,
 });
 
-/** A command that takes longer than this is given up and its thread ended: a bomb must not hold a thread forever. */
-const TIMEOUT_MS = 120_000;
+/**
+ * A command that takes longer than this is given up and its thread ended: nothing may hold a thread forever. Long
+ * enough for the one pass over a big archive (7-Zip in WebAssembly decodes ~35 MiB/s here).
+ */
+const TIMEOUT_MS = 600_000;
 
 type Done = Extract<SevenZipResponse, { kind: 'done' }>;
 

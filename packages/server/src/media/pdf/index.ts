@@ -66,8 +66,6 @@ export interface PdfServiceOptions {
   maxWorkerMemoryBytes?: number;
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
 /** What the pool tells each worker thread (`worker.ts`) about when to retire. */
 export interface PdfWorkerOptions {
   maxRenders: number;
@@ -89,7 +87,6 @@ export interface PdfWorkerOptions {
 export class PdfService {
   private readonly pool: WorkerPool<PdfRequest | null, PdfResponse>;
   private readonly opts: Required<PdfServiceOptions>;
-  private nextId = 1;
 
   constructor(opts: PdfServiceOptions = {}) {
     this.opts = {
@@ -163,11 +160,11 @@ export class PdfService {
     await this.pool.close();
   }
 
-  private async call(req: DistributiveOmit<PdfRequest, 'id'>, timeoutMs: number): Promise<PdfResponse> {
+  private async call(req: PdfRequest, timeoutMs: number): Promise<PdfResponse> {
     const timeout = AbortSignal.timeout(timeoutMs);
     let res: PdfResponse;
     try {
-      res = (await this.pool.run({ ...req, id: this.nextId++ } as PdfRequest, { signal: timeout }))!;
+      res = (await this.pool.run(req, { signal: timeout }))!;
     } catch (e) {
       // the thread may be stuck inside WASM: the pool has ended it and starts another on demand
       if (timeout.aborted) throw new PdfError('timeout', `PDF ${req.op} timed out after ${timeoutMs} ms`);

@@ -95,7 +95,7 @@ async function handle(req: PdfRequest): Promise<PdfResponse> {
         const { originalWidth, originalHeight } = page.getOriginalSize();
         pages.push({ width: originalWidth, height: originalHeight });
       }
-      return { id: req.id, ok: true, op: 'info', pageCount, pages };
+      return { ok: true, op: 'info', pageCount, pages };
     }
     case 'render': {
       const doc = await openDocument(req.file);
@@ -111,7 +111,6 @@ async function handle(req: PdfRequest): Promise<PdfResponse> {
         .jpeg({ quality: req.quality })
         .toBuffer({ resolveWithObject: true });
       return {
-        id: req.id,
         ok: true,
         op: 'render',
         bytes: new Uint8Array(data),
@@ -139,7 +138,7 @@ async function handle(req: PdfRequest): Promise<PdfResponse> {
       const out = await PDFDocument.create({ updateMetadata: false });
       const [copied] = await out.copyPages(src, [req.page - 1]);
       out.addPage(copied!);
-      return { id: req.id, ok: true, op: 'extract', bytes: await out.save() };
+      return { ok: true, op: 'extract', bytes: await out.save() };
     }
   }
 }
@@ -148,20 +147,17 @@ const limits = poolOptions<PdfWorkerOptions>();
 let renders = 0;
 
 /**
- * One request at a time: PDFium runs synchronously anyway, and while sharp encoded one page the next render
- * started, so several full-size bitmaps (58 MB each at 3200 px) were alive at once in one worker.
+ * The pool hands a thread one call at a time (media/workers.ts): PDFium runs synchronously anyway, and while sharp
+ * encoded one page the next render once started, so several full-size bitmaps (58 MB each at 3200 px) were alive at
+ * once in one worker.
  */
-let queue: Promise<unknown> = Promise.resolve();
-
 export default serve<PdfRequest, PdfResponse>(async (req) => {
-  const done = queue.then(() => handle(req));
-  queue = done.catch(() => undefined);
   let res: PdfResponse;
   try {
-    res = await done;
+    res = await handle(req);
   } catch (e) {
     const f = e instanceof Failure ? e : new Failure('other', (e as Error)?.message ?? String(e));
-    res = { id: req.id, ok: false, kind: f.kind, message: f.message };
+    res = { ok: false, kind: f.kind, message: f.message };
   }
   if (res.ok && res.op === 'render') renders++;
   if (renders >= limits.maxRenders || memoryBytes() > limits.maxMemoryBytes) retireAfterThisCall();
