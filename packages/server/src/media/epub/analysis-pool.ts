@@ -1,3 +1,4 @@
+import { MediaLimitError } from '../limits.js';
 import { MediaError } from '../types.js';
 import { WorkerPool } from '../workers.js';
 import type { EpubAnalysis } from './analyze.js';
@@ -8,7 +9,9 @@ export interface EpubAnalysisCall {
 }
 
 export type EpubAnalysisAnswer =
-  { ok: true; analysis: EpubAnalysis } | { ok: false; code: string | null; message: string };
+  | { ok: true; analysis: EpubAnalysis }
+  /** `limit`: the reason of a MediaLimitError (a book over a limit, whose comment says which). */
+  | { ok: false; code: string | null; message: string; limit?: string };
 
 /** An analysis that takes longer than this is given up and its thread ended. */
 const TIMEOUT_MS = 300_000;
@@ -39,6 +42,7 @@ export async function analyzeEpubOffThread(
     throw new MediaError('ERR_1005', `EPUB analysis failed: ${(e as Error).message}`);
   }
   if (res.ok) return res.analysis;
+  if (res.limit !== undefined) throw new MediaLimitError(res.limit);
   if (res.code) throw new MediaError(res.code, res.message);
   throw new Error(res.message);
 }
