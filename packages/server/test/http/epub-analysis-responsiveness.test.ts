@@ -1,29 +1,53 @@
 /**
  * Heavy parsing stays off the event loop (issue 11, finding 7): a 10,000-spine EPUB (the most the spine limit
- * allows) takes seconds of analysis, during which `/actuator/health` must keep answering quickly. The built server
- * runs as a child process, so that the event loop measured is the server's own.
+ * allows) takes seconds of analysis, during which the event loop must stay free and `/actuator/health` keep
+ * answering.
  *
- * A health answer's wall time also counts the time the server waits for a core, and this machine's two cores are
- * shared (a whole test run put 568 ms on one answer): what the event loop did meanwhile is the CPU time of the
- * server's main thread during the request, which the rest of the machine does not inflate. An answer is late
- * because of the server only if both are long; that is held to 200 ms.
+ * As in scan-responsiveness.test.ts, the work the event loop does in one turn is measured as the CPU time of the
+ * main thread (the server runs in this process), which the rest of this shared 2-core machine does not inflate: a
+ * whole test run put 568 ms of wall time on one health answer while the loop was free. Health answers are held to
+ * looser bounds.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { SERVER_MAIN, claim, createLibrary, sleep, startServer } from '../../../../bench/support/server.mjs';
 import { manySpineItemsEpub } from '../support/hostile-files.js';
+import { claim, startServer } from '../support/server.js';
 
-// `npm test` builds first; without a build this fails instead of passing by skipping.
-if (!existsSync(SERVER_MAIN)) throw new Error(`Build the server first (npm run build): ${SERVER_MAIN} is missing`);
+/** The bound: no turn of the event loop may do more work than this while the book is analysed. */
+const GOAL_MS = 200;
+const HEALTH_MEDIAN_MS = 100;
+const HEALTH_MAX_MS = 1_000;
 
-/** CPU time used so far by a process's main thread (the one running its event loop), in ms. */
-async function mainThreadCpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+/** CPU time used so far by this process's main thread (the one running the server's event loop), in ms. */
+function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 1/100 s
+}
+
+/** CPU time used so far by this whole process (every thread), in ms. */
+function processCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The longest turn of the event loop, in main-thread CPU time (the work done in it). */
+function watchTurns() {
+  let wall = performance.now();
+  let cpu = mainThreadCpuMs();
+  const longest = { workMs: 0 };
+  const timer = setInterval(() => {
+    const nowWall = performance.now();
+    const nowCpu = mainThreadCpuMs();
+    longest.workMs = Math.max(longest.workMs, Math.min(nowWall - wall - 10, nowCpu - cpu));
+    wall = nowWall;
+    cpu = nowCpu;
+  }, 10);
+  return { longest, stop: () => clearInterval(timer) };
 }
 
 const dirs: string[] = [];
@@ -31,44 +55,65 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-it('keeps /actuator/health from waiting 200 ms on the event loop while a 10,000-spine EPUB is analysed', async () => {
+it(`analyses a 10,000-spine EPUB off the main thread, never holding the event loop for ${GOAL_MS} ms`, async () => {
   const root = await mkdtemp(join(tmpdir(), 'quire-epub-spine-'));
-  const dataDir = await mkdtemp(join(tmpdir(), 'quire-epub-spine-data-'));
-  dirs.push(root, dataDir);
+  dirs.push(root);
   await manySpineItemsEpub(join(root, 'spine/long-spine.epub'), 10_000);
-  const server = await startServer({ dataDir });
+  const s = await startServer();
   try {
-    const authorization = await claim(server.base);
-    await createLibrary(server.base, authorization, { name: 'Spine', root });
+    const { authorization } = await claim(s);
+    const created = await s.fetch('/api/v1/libraries', {
+      method: 'POST',
+      headers: { authorization },
+      json: { name: 'Spine', root },
+    });
+    expect(created.status).toBe(200);
+    const turns = watchTurns();
+    const cpuBefore = mainThreadCpuMs();
+    const processBefore = processCpuMs();
     const health: number[] = [];
-    /** Per answer: the shorter of its wall time and the main thread's CPU time during it. */
-    const blocked: number[] = [];
     let status = 'UNKNOWN';
     const started = performance.now();
     while (status === 'UNKNOWN' && performance.now() - started < 120_000) {
       const t = performance.now();
-      const cpu = await mainThreadCpuMs(server.pid);
-      expect((await fetch(`${server.base}/actuator/health`)).status).toBe(200);
-      const wall = performance.now() - t;
-      health.push(wall);
-      blocked.push(Math.min(wall, (await mainThreadCpuMs(server.pid)) - cpu));
-      const books = (await (
-        await fetch(`${server.base}/api/v1/books?unpaged=true`, { headers: { authorization } })
-      ).json()) as { content: { media: { status: string } }[] };
-      status = books.content[0]?.media.status ?? 'UNKNOWN';
-      await sleep(50);
+      const res = await s.fetch('/actuator/health');
+      await res.text();
+      health.push(performance.now() - t);
+      expect(res.status).toBe(200);
+      // the scan queues the analysis: done when neither is left (read in process: no request on the loop)
+      const queued = (await s.app.tasks.counts()).countByType;
+      if (queued.ScanLibrary === undefined && queued.AnalyzeBook === undefined) status = 'DONE';
+      await new Promise((r) => setTimeout(r, 25));
     }
-    const analysisMs = performance.now() - started;
-    console.log(
-      `10,000-spine EPUB: ${status} after ${Math.round(analysisMs)} ms; health over ${health.length} probes:`,
-      `median ${Math.round(health.sort((a, b) => a - b)[health.length >> 1]!)} ms, worst ${Math.round(health.at(-1)!)} ms;`,
-      `blocked at worst ${Math.max(...blocked)} ms`,
-    );
+    turns.stop();
+    const books = (await (await s.fetch('/api/v1/books?unpaged=true', { headers: { authorization } })).json()) as {
+      content: { media: { status: string } }[];
+    };
+    status = books.content[0]?.media.status ?? 'UNKNOWN';
+    const mainThreadMs = mainThreadCpuMs() - cpuBefore;
+    const processMs = processCpuMs() - processBefore;
+    health.sort((a, b) => a - b);
+    const figures = {
+      status,
+      analysisMs: Math.round(performance.now() - started),
+      healthRequests: health.length,
+      healthMedianMs: Math.round(health[health.length >> 1]!),
+      healthMaxMs: Math.round(health.at(-1)!),
+      longestTurnWorkMs: Math.round(turns.longest.workMs),
+      mainThreadMs,
+      processMs,
+    };
+    console.log('10,000-spine EPUB analysis:', figures);
     expect(status).toBe('READY');
-    // the analysis was long enough to matter: many probes ran while it did
-    expect(health.length).toBeGreaterThan(5);
-    expect(Math.max(...blocked)).toBeLessThan(200);
+    expect(health.length).toBeGreaterThan(5); // the analysis was long enough to matter
+    expect(figures.longestTurnWorkMs).toBeLessThan(GOAL_MS);
+    // The analysis itself runs on a worker thread: the main thread did the requests, not the parsing (16% of the
+    // process's CPU measured, where the analysis on the main thread made it 60%; its turns stayed under 70 ms
+    // either way, as the analysis awaits its reads, so the share is what tells the two apart).
+    expect(mainThreadMs / processMs).toBeLessThan(0.35);
+    expect(figures.healthMedianMs).toBeLessThan(HEALTH_MEDIAN_MS);
+    expect(figures.healthMaxMs).toBeLessThan(HEALTH_MAX_MS);
   } finally {
-    await server.stop();
+    await s.close();
   }
 }, 180_000);
