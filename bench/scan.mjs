@@ -1,6 +1,6 @@
 // Library scan throughput of the BUILT server (run `npm run build` first):
 //   npm run bench:scan -- [--books 2000] [--pages 20] [--per-series 20] [--pool 1,2] [--cpu-prof]
-//                         [--profile-dir DIR] [--timeout 900]
+//                         [--profile-dir DIR] [--timeout 900] [--idle-wait 35]
 //
 // Generates --books CBZ files of --pages real JPEG pages (a few distinct sharp-made pages reused, plus a
 // per-book ComicInfo.xml so that no two files are equal) in --per-series books per series folder, then,
@@ -10,7 +10,9 @@
 //   analysis    until every media row is READY,
 //   thumbnails  until every book has a thumbnail_book row (metadata refreshes run beside them),
 //   all tasks   until the task queue is empty (file hashes, series metadata),
-// by polling the server's SQLite database read-only, while sampling the server's RSS every 100 ms.
+// by polling the server's SQLite database read-only, while sampling the server's RSS every 100 ms; then
+//   idle RSS    the server's RSS --idle-wait seconds after the queue emptied (worker threads end after 20-60 s
+//               without work).
 // Baseline: the time to list every archive's central directory with the server's zip library (yauzl) and
 // no database, sequentially, and with `unzip -l` when installed.
 // Goals: scan + analysis ≤ 3 × the yauzl listing; peak RSS < 250 MB (defined for 2,000 books).
@@ -28,6 +30,7 @@ import {
   claim,
   cpuSeconds,
   createLibrary,
+  memoryMb,
   openDatabase,
   patchSettings,
   sampleRss,
@@ -44,6 +47,7 @@ const { values: opt } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     'profile-dir': { type: 'string' },
     timeout: { type: 'string', default: '900' },
+    'idle-wait': { type: 'string', default: '35' },
   },
 });
 const BOOKS = positive(opt.books, '--books');
@@ -51,6 +55,7 @@ const PAGES = positive(opt.pages, '--pages');
 const PER_SERIES = positive(opt['per-series'], '--per-series');
 const POOLS = opt.pool.split(',').map((p) => positive(p, '--pool'));
 const TIMEOUT_MS = positive(opt.timeout, '--timeout') * 1000;
+const IDLE_WAIT_MS = positive(opt['idle-wait'], '--idle-wait') * 1000;
 const CPU_PROF = opt['cpu-prof'] || opt['profile-dir'] !== undefined;
 
 // Pages: 800 × 1200 gaussian noise tinted per page, quality 75: ≈ 80 KiB, compresses like a scanned page.
@@ -69,7 +74,7 @@ const WRITE_CONCURRENCY = 16;
  * @typedef {[FinishedPhase, FinishedPhase, FinishedPhase, FinishedPhase]} FinishedPhases scan, analysis, thumbnails, all tasks
  * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
  * @typedef {{ pool: number, phases: FinishedPhases, scanAnalysisMs: number, ratio: number, peak: number,
- *   hwm: number }} Result
+ *   hwm: number, idleMb: number }} Result
  */
 
 /**
@@ -330,6 +335,8 @@ async function measure(root, pool, baseline) {
     }
     const { peak, hwm, samples } = await rss.stop();
     rss = undefined;
+    await sleep(IDLE_WAIT_MS);
+    const idleMb = (await memoryMb(running.pid)).rss;
     // The loop above ends once every phase has its times.
     const finished = /** @type {FinishedPhases} */ (phases);
 
@@ -353,11 +360,12 @@ async function measure(root, pool, baseline) {
     const scanAnalysisMs = finished[1].doneAt;
     const ratio = scanAnalysisMs / baseline.yauzlMs;
     console.log(`  peak RSS ${mb(peak)} (${samples} samples every 100 ms; kernel VmHWM ${mb(hwm)})`);
+    console.log(`  idle RSS ${mb(idleMb)} (${IDLE_WAIT_MS / 1000} s after the queue emptied)`);
     console.log(
       `  scan + analysis ${secs(scanAnalysisMs)} = ${ratio.toFixed(1)} × yauzl listing` +
         (baseline.unzipMs ? `, ${(scanAnalysisMs / baseline.unzipMs).toFixed(2)} × unzip -l` : ''),
     );
-    return { pool, phases: finished, scanAnalysisMs, ratio, peak, hwm };
+    return { pool, phases: finished, scanAnalysisMs, ratio, peak, hwm, idleMb };
   } finally {
     await rss?.stop();
     db.close();
@@ -382,7 +390,7 @@ function summary(results, baseline) {
   for (const r of results) {
     console.log(
       `  taskPoolSize ${r.pool}: done at scan ${secs(r.phases[0].doneAt)}, analysis ${secs(r.phases[1].doneAt)}, ` +
-        `thumbnails ${secs(r.phases[2].doneAt)}, all tasks ${secs(r.phases[3].doneAt)}; peak RSS ${mb(r.peak)}`,
+        `thumbnails ${secs(r.phases[2].doneAt)}, all tasks ${secs(r.phases[3].doneAt)}; peak RSS ${mb(r.peak)}, idle RSS ${mb(r.idleMb)}`,
     );
     console.log(
       `    goal scan + analysis ≤ ${RATIO_GOAL} × listing: ${r.ratio.toFixed(1)} × → ${pf(r.ratio <= RATIO_GOAL)}`,

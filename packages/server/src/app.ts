@@ -22,6 +22,7 @@ import { answerFrameworkError, registerErrorHandling } from './http/plugins/erro
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
 import { PdfService } from './media/pdf/index.js';
+import { closeWorkerPools } from './media/workers.js';
 import { BookQueries } from './db/queries/books.js';
 import { SeriesQueries } from './db/queries/series.js';
 import { createBrowse } from './db/queries/browse.js';
@@ -281,7 +282,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     stopTaskStatus();
     await taskPool.stop(10_000);
     await collections.close();
-    await pdf.close();
+    // every worker thread: PDFium, 7-Zip, zxing, EPUB analysis (their pools start threads again if called)
+    await closeWorkerPools();
     await database.close();
   });
 

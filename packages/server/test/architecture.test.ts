@@ -89,6 +89,7 @@ const packages: Record<string, readonly string[]> = {
   htmlparser2: ['media'], // markup of book files (media/markup.ts)
   entities: ['media'],
   tsx: ['media/workers.ts'], // starts .ts workers when running from sources
+  piscina: ['media/workers.ts', 'media/worker-thread.ts'], // every worker thread runs in its pools
   'better-sqlite3': ['db'],
   kysely: ['db'],
   fastify: ['http', 'app.ts'],

@@ -4,7 +4,7 @@ import type { MediaRepository } from '../domain/ports.js';
 import type { MediaAnalysis, MediaStatusValue } from '../domain/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
-import { analyzeEpub, type EpubAnalysis } from '../media/epub/index.js';
+import { analyzeEpubOffThread, type EpubAnalysis } from '../media/epub/index.js';
 import { pagesOf } from '../media/pages.js';
 import { MediaLimitError } from '../media/limits.js';
 import type { PdfInfo, PdfService } from '../media/pdf/index.js';
@@ -157,7 +157,7 @@ export class BookAnalyzer {
   }
 
   private async epub(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
-    const a = await analyzeEpub(file, { analyzeDimensions: opts.analyzeDimensions });
+    const a = await analyzeEpubOffThread(file, { analyzeDimensions: opts.analyzeDimensions });
     const extension: EpubExtension = {
       toc: a.toc,
       landmarks: a.landmarks,

@@ -143,6 +143,20 @@ export class BookBudget {
       throw new MediaLimitError(`more than ${formatBytes(current.maxBookBytes)} uncompressed in all`);
     }
   }
+
+  /**
+   * The ratio limit over the whole archive, for formats that hide each entry's compressed size (a solid 7z
+   * compresses its entries as one stream): what the entries declare against the file's size.
+   */
+  checkArchiveRatio(fileBytes: number): void {
+    const l = current;
+    if (this.bytes > l.ratioFloorBytes && this.bytes > fileBytes * l.maxEntryRatio) {
+      const ratio = fileBytes > 0 ? Math.round(this.bytes / fileBytes) : Infinity;
+      throw new MediaLimitError(
+        `${formatBytes(this.bytes)} uncompressed from a ${formatBytes(fileBytes)} archive (ratio ${ratio}), over the ratio limit of ${l.maxEntryRatio}`,
+      );
+    }
+  }
 }
 
 /** A document about to be parsed into a tree. */

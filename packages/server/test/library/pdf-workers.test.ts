@@ -33,6 +33,58 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
+it('closing the app ends every worker thread: PDFium, 7-Zip, zxing and EPUB analysis pools', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'quire-pool-workers-'));
+  dirs.push(root);
+  await copyFixture('pdf/two_pages.pdf', join(root, 'Pdf'));
+  await copyFixture('archives/Captain Science #001.cb7', join(root, 'SevenZip'));
+  await copyFixture('epub/epub3.epub', join(root, 'Epub'));
+  const s = await startServer();
+  const admin = await claim(s);
+  const api = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+    s.fetch(path, { ...init, headers: { Authorization: admin.authorization } });
+  const before = await nodeThreads();
+
+  // Barcode reading on: zxing reads the first and last pages of each book.
+  const created = await api('/api/v1/libraries', {
+    method: 'POST',
+    json: { name: 'Pools', root, importBarcodeIsbn: true },
+  });
+  expect(created.status).toBe(200);
+  let busiest = before;
+  const books = await until(async () => {
+    busiest = Math.max(busiest, await nodeThreads());
+    const page = (await (await api('/api/v1/books?unpaged=true')).json()) as {
+      content: { id: string; name: string; media: { status: string; mediaType: string } }[];
+    };
+    return page.content.length === 3 && page.content.every((b) => b.media.status === 'READY')
+      ? page.content
+      : undefined;
+  }, 'the three analysed books');
+  const pdfBook = books.find((b) => b.media.mediaType === 'application/pdf')!;
+  const poster = await until(async () => {
+    busiest = Math.max(busiest, await nodeThreads());
+    const res = await api(`/api/v1/books/${pdfBook.id}/thumbnail`);
+    return res.status === 200 ? res : undefined;
+  }, 'the rendered poster');
+  expect(poster.headers.get('content-type')).toBe('image/jpeg');
+  for (const b of books) {
+    const page = await s.fetch(`/api/v1/books/${b.id}/pages/1`, { headers: { Authorization: admin.authorization } });
+    expect(page.status, b.name).toBe(200);
+  }
+  busiest = Math.max(busiest, await nodeThreads());
+  expect(busiest).toBeGreaterThan(before); // worker threads ran
+
+  await s.close();
+  // Ended threads leave /proc a moment after `terminate()` resolves; an idle one would stay for up to a minute.
+  await until(
+    async () => ((await nodeThreads()) === before ? true : undefined),
+    'the worker threads to end',
+    5_000,
+  ).catch(() => undefined);
+  expect(await nodeThreads()).toBe(before);
+});
+
 it('closing the app terminates every PDF worker: analysis, pages and posters share its one pool', async () => {
   const root = await mkdtemp(join(tmpdir(), 'quire-pdf-workers-'));
   dirs.push(root);

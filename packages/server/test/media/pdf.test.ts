@@ -126,17 +126,20 @@ async function nodeThreads(): Promise<number> {
 describe('PDF worker recycling (PDFium memory never shrinks)', () => {
   const dimension = { width: 490, height: 734 };
 
-  it('replaces a worker after its render quota, finishing the calls it already had', async () => {
+  it('replaces a worker after its render quota; calls waiting for it go to the next one', async () => {
     const before = await nodeThreads();
     const svc = new PdfService({ workers: 1, maxRendersPerWorker: 2 });
     try {
-      // three at once go to the one worker; its second answer retires it, the third is still answered
+      // three at once for one thread: its second answer retires it, and the third waits for a fresh thread
       const first = await Promise.all([1, 2, 3].map((n) => svc.renderPage(pdf('freeculture.pdf'), n, { dimension })));
       expect(first.map((r) => r.mediaType)).toEqual(['image/jpeg', 'image/jpeg', 'image/jpeg']);
-      expect(svc.started).toBe(1);
+      expect(svc.started).toBe(2);
+      // the second thread's second render retires it too; the fifth render needs a third
       const next = await svc.renderPage(pdf('freeculture.pdf'), 4, { dimension });
       expect(imageSize(next.bytes).width).toBe(next.width);
       expect(svc.started).toBe(2);
+      await svc.renderPage(pdf('freeculture.pdf'), 5, { dimension });
+      expect(svc.started).toBe(3);
     } finally {
       await svc.close();
     }

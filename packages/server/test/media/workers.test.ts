@@ -11,11 +11,8 @@ let dir: string;
 let WORKER_URL: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quire-workers-'));
-  await writeFile(
-    join(dir, 'worker.js'),
-    "import { parentPort } from 'node:worker_threads'; parentPort.postMessage(1);",
-  );
-  WORKER_URL = pathToFileURL(join(dir, 'worker.js')).href;
+  await writeFile(join(dir, 'worker.mjs'), 'export default (call) => call;');
+  WORKER_URL = pathToFileURL(join(dir, 'worker.mjs')).href;
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -25,25 +22,24 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
  * makes V8 grow it, and prints its size.
  */
 const child = () => `
-import { once } from 'node:events';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { limitYoungGeneration } from ${JSON.stringify(new URL('../../src/heap.ts', import.meta.url).href)};
-import { startWorker } from ${JSON.stringify(new URL('../../src/media/workers.ts', import.meta.url).href)};
+import { WorkerPool } from ${JSON.stringify(new URL('../../src/media/workers.ts', import.meta.url).href)};
 limitYoungGeneration();
-const worker = startWorker(new URL(${JSON.stringify(WORKER_URL)}));
-await once(worker, 'online');
+const pool = new WorkerPool({ module: new URL(${JSON.stringify(WORKER_URL)}), threads: 1, idleTimeoutMs: 60_000 });
+await pool.run(1);
 const keep = [];
 for (let i = 0; i < 2_000_000; i++) {
   keep.push({ i, s: 'x' + i });
   if (keep.length > 200_000) keep.splice(0, 100_000);
 }
-await worker.terminate();
+await pool.close();
 const newSpace = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
 console.log(newSpace.space_size / 2 ** 20);
 `;
 
-describe('startWorker', () => {
-  it('keeps the young generation small after a worker thread starts (unchecked, it grows to 32 MB)', async () => {
+describe('WorkerPool', () => {
+  it('keeps the young generation small after a pool starts a thread (unchecked, it grows to 32 MB)', async () => {
     await writeFile(join(dir, 'child.mjs'), child());
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(dir, 'child.mjs')], {
       cwd: import.meta.dirname,

@@ -1,28 +1,29 @@
 /**
- * Worker thread running 7-Zip (7z-wasm). `callMain` blocks until 7-Zip is done, so it never runs on the
- * main thread. The host file system is mounted with NODEFS: 7-Zip reads the archive with random access
+ * Worker thread running 7-Zip (7z-wasm), in the pool of `sevenzip.ts`. `callMain` blocks until 7-Zip is done, so it
+ * never runs on the main thread. The host file system is mounted with NODEFS: 7-Zip reads the archive with random access
  * (it seeks to the headers, then to the one block it decodes) and finds multi-volume siblings itself.
  * Nothing is ever written to a file system: entry bytes come back through 7-Zip's stdout (`-so`).
  */
-import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import SevenZipModule, { type SevenZipModuleFactory } from '7z-wasm';
+import { moving, retireAfterThisCall, serve } from '../worker-thread.js';
 
 export type SevenZipRequest =
   /** `7z l -slt`: technical listing. */
-  | { id: number; op: 'list'; file: string }
-  /** One entry's bytes (only the first `max` are kept when given). */
-  | { id: number; op: 'extract'; file: string; entry: string; max?: number }
+  | { op: 'list'; file: string }
+  /** One entry's bytes: 7-Zip is stopped once `max` have come out, when given. */
+  | { op: 'extract'; file: string; entry: string; max?: number }
   /**
    * Every entry in archive order through stdout, cut into pieces by the `sizes` of the listing;
-   * only the first `max` bytes of each are kept. One pass over a solid archive.
+   * only the first `max` bytes of each are kept. One pass over a solid archive, stopped once the
+   * listed sizes are all out.
    */
-  | { id: number; op: 'heads'; file: string; sizes: number[]; max: number }
-  /** Decompresses a single-stream file (xz, bzip2, zstd…) to stdout, posting chunks as they come. */
-  | { id: number; op: 'stream'; file: string };
+  | { op: 'heads'; file: string; sizes: number[]; max: number }
+  /** Decompresses a single-stream file (xz, bzip2, zstd…) to stdout, posting chunks to `port` as they come. */
+  | { op: 'stream'; file: string; port: MessagePort };
 
 export type SevenZipResponse =
   | {
-      id: number;
       kind: 'done';
       rc: number;
       stdout?: string;
@@ -31,19 +32,30 @@ export type SevenZipResponse =
       heads?: Uint8Array[];
       /** extract: false when the archive has no entry of that name. */
       found?: boolean;
+      /** 7-Zip was stopped when the output reached its bound: `rc` and `stderr` tell of the stop, not of the archive. */
+      capped?: boolean;
       /** 7-Zip trapped (e.g. "memory access out of bounds"): this result is void, run the job elsewhere. */
       crashed?: boolean;
       /** This worker should not take more jobs (crashed, or served enough to be recycled). */
       retire?: boolean;
     }
-  | { id: number; kind: 'chunk'; data: Uint8Array }
-  | { id: number; kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string };
+
+/** A chunk of a `stream` call's output, posted to its port; `null` after the last one. */
+export type SevenZipChunk = Uint8Array;
 
 /** A password nobody uses: 7-Zip must never wait for one on stdin; an encrypted archive then fails fast. */
 const NO_PASSWORD = '-pquire-no-password';
 const HOST = '/host';
 
+/**
+ * Where 7-Zip's stdout goes, a byte at a time. A sink throws {@link Capped} to stop 7-Zip: Emscripten turns an
+ * exception from the stdout device into a failed write (EIO), which 7-Zip answers by stopping the extraction and
+ * returning, leaving the module usable. Without it, 7-Zip went on decoding a bomb to its end, its output thrown away.
+ */
 type Sink = (byte: number) => void;
+class Capped extends Error {}
+let capped = false;
 let sink: Sink = () => {};
 let errText: number[] = [];
 
@@ -74,6 +86,7 @@ let broken = false;
 
 function run(args: string[]): { rc: number; stderr: string } {
   errText = [];
+  capped = false;
   calls++;
   let rc: number;
   try {
@@ -89,13 +102,13 @@ function run(args: string[]): { rc: number; stderr: string } {
   return { rc, stderr: Buffer.from(errText).toString('utf8') };
 }
 
-/** Adds the worker's health to every final answer. */
-function post(msg: SevenZipResponse, transfer: ArrayBuffer[] = []): void {
-  if (msg.kind === 'done') {
-    if (broken) msg = { ...msg, crashed: true };
-    if (broken || calls >= MAX_CALLS) msg = { ...msg, retire: true };
-  }
-  parentPort!.postMessage(msg, transfer);
+/** Adds the worker's health to every final answer; a broken or much-used worker retires. */
+function done(msg: Extract<SevenZipResponse, { kind: 'done' }>): SevenZipResponse {
+  if (capped) msg = { ...msg, capped: true };
+  if (broken) msg = { ...msg, crashed: true };
+  if (broken || calls >= MAX_CALLS) retireAfterThisCall();
+  const buffers = [msg.data, ...(msg.heads ?? [])].filter((b) => b !== undefined).map((b) => b.buffer as ArrayBuffer);
+  return moving(msg, buffers);
 }
 
 /** Growable byte buffer fed one byte at a time by 7-Zip's stdout. */
@@ -107,6 +120,9 @@ class ByteSink {
     private readonly max = Infinity,
   ) {
     this.buf = new Uint8Array(Math.max(16, Math.min(initial, max)));
+  }
+  get full(): boolean {
+    return this.len >= this.max;
   }
   push(c: number): void {
     if (this.len >= this.max) return;
@@ -122,16 +138,20 @@ class ByteSink {
   }
 }
 
-function handle(req: SevenZipRequest): void {
-  const port = { postMessage: post };
+/** Stops 7-Zip (see {@link Sink}). */
+function stop(): never {
+  capped = true;
+  throw new Capped();
+}
+
+function handle(req: SevenZipRequest): SevenZipResponse {
   const archive = hostPath(req.file);
   switch (req.op) {
     case 'list': {
       const out = new ByteSink(64 * 1024);
       sink = (c) => out.push(c);
       const { rc, stderr } = run(['l', '-slt', '-ba', '-sccUTF-8', NO_PASSWORD, '--', archive]);
-      port.postMessage({ id: req.id, kind: 'done', rc, stderr, stdout: Buffer.from(out.take()).toString('utf8') });
-      return;
+      return done({ kind: 'done', rc, stderr, stdout: Buffer.from(out.take()).toString('utf8') });
     }
     case 'extract': {
       // 7-Zip answers an unknown name with success and no bytes: make sure the entry exists first
@@ -140,16 +160,16 @@ function handle(req: SevenZipRequest): void {
       sink = (c) => listing.push(c);
       const check = run(['l', '-slt', '-ba', '-spd', '-sccUTF-8', NO_PASSWORD, '--', archive, req.entry]);
       if (check.rc !== 0 || !/^Path = /m.test(Buffer.from(listing.take()).toString('utf8'))) {
-        port.postMessage({ id: req.id, kind: 'done', rc: check.rc, stderr: check.stderr, found: false });
-        return;
+        return done({ kind: 'done', rc: check.rc, stderr: check.stderr, found: false });
       }
       // grows as 7-Zip writes: a small start, whatever the cap
       const out = new ByteSink(Math.min(req.max ?? Infinity, 1024 * 1024), req.max);
-      sink = (c) => out.push(c);
+      sink = (c) => {
+        out.push(c);
+        if (out.full) stop();
+      };
       const { rc, stderr } = run(['x', '-so', '-spd', '-sccUTF-8', NO_PASSWORD, '--', archive, req.entry]);
-      const data = out.take();
-      port.postMessage({ id: req.id, kind: 'done', rc, stderr, data }, [data.buffer as ArrayBuffer]);
-      return;
+      return done({ kind: 'done', rc, stderr, data: out.take() });
     }
     case 'heads': {
       const heads: ByteSink[] = req.sizes.map((s) => new ByteSink(Math.min(s, req.max), req.max));
@@ -160,18 +180,14 @@ function handle(req: SevenZipRequest): void {
       };
       skipEmpty();
       sink = (c) => {
-        if (index >= heads.length) return;
+        // more bytes than the listing declared: nothing to keep, stop decoding
+        if (index >= heads.length) stop();
         heads[index]!.push(c);
         left--;
         skipEmpty();
       };
       const { rc, stderr } = run(['x', '-so', '-sccUTF-8', NO_PASSWORD, '--', archive]);
-      const taken = heads.map((h) => h.take());
-      port.postMessage(
-        { id: req.id, kind: 'done', rc, stderr, heads: taken },
-        taken.map((t) => t.buffer as ArrayBuffer),
-      );
-      return;
+      return done({ kind: 'done', rc, stderr, heads: heads.map((h) => h.take()) });
     }
     case 'stream': {
       const CHUNK = 256 * 1024;
@@ -179,8 +195,8 @@ function handle(req: SevenZipRequest): void {
       let len = 0;
       const flush = () => {
         if (len === 0) return;
-        const data = buf.slice(0, len);
-        port.postMessage({ id: req.id, kind: 'chunk', data }, [data.buffer as ArrayBuffer]);
+        const data: SevenZipChunk = buf.slice(0, len);
+        req.port.postMessage(data, [data.buffer as ArrayBuffer]);
         buf = new Uint8Array(CHUNK);
         len = 0;
       };
@@ -190,22 +206,23 @@ function handle(req: SevenZipRequest): void {
       };
       const { rc, stderr } = run(['x', '-so', NO_PASSWORD, '--', archive]);
       flush();
-      port.postMessage({ id: req.id, kind: 'done', rc, stderr });
-      return;
+      return done({ kind: 'done', rc, stderr });
     }
   }
 }
 
-parentPort!.on('message', (req: SevenZipRequest) => {
+export default serve<SevenZipRequest, SevenZipResponse>((req) => {
   try {
-    if (broken) {
-      post({ id: req.id, kind: 'done', rc: 255, stderr: '7-Zip module broken' });
-      return;
-    }
-    handle(req);
+    if (broken) return done({ kind: 'done', rc: 255, stderr: '7-Zip module broken' });
+    return handle(req);
   } catch (e) {
-    parentPort!.postMessage({ id: req.id, kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+    return { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
   } finally {
     sink = () => {};
+    // a stream's consumer waits for the end of the chunks, whatever happened
+    if (req.op === 'stream') {
+      req.port.postMessage(null);
+      req.port.close();
+    }
   }
 });

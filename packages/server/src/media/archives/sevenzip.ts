@@ -1,14 +1,14 @@
 import { realpathSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel } from 'node:worker_threads';
 import { MediaTypes } from '../detect.js';
 import { HEAD_BYTES, describeEntry, isDirectoryName, isJunk, normalizeEntryName, sortEntries } from '../pages.js';
 import { BookBudget, checkInflatedBytes, mediaLimits } from '../limits.js';
 import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
-import { startWorker } from '../workers.js';
-import type { SevenZipRequest, SevenZipResponse } from './sevenzip-worker.js';
+import { WorkerPool } from '../workers.js';
+import type { SevenZipChunk, SevenZipRequest, SevenZipResponse } from './sevenzip-worker.js';
 
 /**
  * 7z / CB7 through 7-Zip compiled to WASM, run in worker threads (its `callMain` blocks).
@@ -20,94 +20,48 @@ import type { SevenZipRequest, SevenZipResponse } from './sevenzip-worker.js';
  * encrypted container (documented in the table test). Unreadable archive → ERR_1008.
  */
 
-type Pending = {
-  resolve: (r: Extract<SevenZipResponse, { kind: 'done' }>) => void;
-  reject: (e: Error) => void;
-  onChunk?: (data: Uint8Array) => void;
-};
+/**
+ * Two threads, each running one 7-Zip command at a time (the next waits in the pool); a thread ends after 30 s
+ * without work (its WebAssembly memory grows to the largest block it decoded), and after 100 commands or a trap.
+ */
+const pool = new WorkerPool<SevenZipRequest | null, SevenZipResponse>({
+  module: new URL('./sevenzip-worker.js', import.meta.url),
+  threads: 2,
+  idleTimeoutMs: 30_000,
+});
 
-class SevenZipWorker {
-  private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  busy = 0;
-  dead = false;
-  /** Takes no new jobs; terminated once its queue is empty. */
-  retiring = false;
+/**
+ * A command that takes longer than this is given up and its thread ended: nothing may hold a thread forever. Long
+ * enough for the one pass over a big archive (7-Zip in WebAssembly decodes ~35 MiB/s here).
+ */
+const TIMEOUT_MS = 600_000;
 
-  constructor() {
-    this.worker = startWorker(new URL('./sevenzip-worker.js', import.meta.url));
-    this.worker.unref();
-    this.worker.on('message', (msg: SevenZipResponse) => {
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      if (msg.kind === 'chunk') {
-        p.onChunk?.(msg.data);
-        return;
-      }
-      this.pending.delete(msg.id);
-      this.busy--;
-      if (msg.kind === 'done' && msg.retire) this.retiring = true;
-      if (this.retiring && this.busy === 0) void this.terminate();
-      if (msg.kind === 'failed') p.reject(new MediaError('ERR_1008', `7-Zip failed: ${msg.message}`));
-      else p.resolve(msg);
-    });
-    const failAll = (e: Error) => {
-      if (this.dead && this.pending.size === 0) return;
-      this.dead = true;
-      for (const p of this.pending.values()) p.reject(new MediaError('ERR_1008', `7-Zip worker stopped: ${e.message}`));
-      this.pending.clear();
-    };
-    this.worker.on('error', failAll);
-    this.worker.on('exit', (code) => failAll(new Error(`exit code ${code}`)));
+type Done = Extract<SevenZipResponse, { kind: 'done' }>;
+
+/**
+ * Runs one command. `signal` (the client went away) ends the thread running it, which is the only way to stop a
+ * decode in progress: 7-Zip's `callMain` blocks its thread.
+ */
+async function run(req: SevenZipRequest, signal?: AbortSignal, attempt = 0): Promise<Done> {
+  const timeout = AbortSignal.timeout(TIMEOUT_MS);
+  const stop = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let r: SevenZipResponse;
+  try {
+    r = (await pool.run(req, { signal: stop }))!;
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+    if (timeout.aborted) throw new MediaError('ERR_1008', `7-Zip stopped after ${TIMEOUT_MS / 1000} s`);
+    throw new MediaError('ERR_1008', `7-Zip worker stopped: ${(e as Error).message}`);
   }
-
-  run(
-    req: SevenZipRequest,
-    onChunk?: (data: Uint8Array) => void,
-  ): Promise<Extract<SevenZipResponse, { kind: 'done' }>> {
-    return new Promise((resolve, reject) => {
-      this.busy++;
-      this.pending.set(req.id, { resolve, reject, ...(onChunk ? { onChunk } : {}) });
-      this.worker.postMessage(req);
-    });
-  }
-
-  terminate(): Promise<number> {
-    this.dead = true;
-    return this.worker.terminate();
-  }
-}
-
-/** A few long-lived workers, each running one 7-Zip command at a time (the next waits in its queue). */
-const POOL_SIZE = 2;
-const pool: SevenZipWorker[] = [];
-let nextId = 1;
-
-function pick(): SevenZipWorker {
-  for (let i = pool.length - 1; i >= 0; i--) if (pool[i]!.dead || pool[i]!.retiring) pool.splice(i, 1);
-  const idle = pool.find((w) => w.busy === 0);
-  if (idle) return idle;
-  if (pool.length < POOL_SIZE) {
-    const w = new SevenZipWorker();
-    pool.push(w);
-    return w;
-  }
-  return pool.reduce((a, b) => (b.busy < a.busy ? b : a));
-}
-
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-
-async function run(req: WithoutId<SevenZipRequest>, attempt = 0): Promise<Extract<SevenZipResponse, { kind: 'done' }>> {
-  const r = await pick().run({ ...req, id: nextId++ } as SevenZipRequest);
+  if (r.kind === 'failed') throw new MediaError('ERR_1008', `7-Zip failed: ${r.message}`);
   // A trapped 7-Zip voids the answer: retry on a fresh worker (the broken one is retiring).
-  if (r.crashed && attempt < 2) return run(req, attempt + 1);
+  if (r.crashed && attempt < 2) return run(req, signal, attempt + 1);
   return r;
 }
 
-/** Stops the pooled workers (tests, shutdown). New calls start new ones. */
+/** Stops the 7-Zip threads (tests). New calls start new ones. */
 export async function closeSevenZipWorkers(): Promise<void> {
-  const all = pool.splice(0);
-  await Promise.all(all.map((w) => w.terminate()));
+  await pool.close();
 }
 
 const isPasswordError = (stderr: string) => /wrong password|encrypted/i.test(stderr);
@@ -169,43 +123,57 @@ export async function sevenZipList(file: string): Promise<SevenZipItem[]> {
 }
 
 /**
- * One entry's bytes (the first `max` only, when given). A whole entry is kept up to one byte past the entry
- * limit, and refused when it reaches it.
+ * One entry's bytes (the first `max` only, when given). A whole entry is read up to one byte past the entry
+ * limit, and refused when it reaches it; 7-Zip stops decoding there. `signal` stops it when the bytes are no
+ * longer wanted.
  */
-export async function sevenZipExtract(file: string, entry: string, max?: number): Promise<Buffer> {
+export async function sevenZipExtract(
+  file: string,
+  entry: string,
+  max?: number,
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const keep = max ?? mediaLimits().maxEntryBytes + 1;
-  const r = await run({ op: 'extract', file: await hostPath(file), entry, max: keep });
-  if (r.rc !== 0) throw failure(r.stderr, `Cannot read entry ${entry}`);
+  const r = await run({ op: 'extract', file: await hostPath(file), entry, max: keep }, signal);
+  if (r.rc !== 0 && !r.capped) throw failure(r.stderr, `Cannot read entry ${entry}`);
   if (r.found === false) throw new MediaError('ERR_1005', `Entry not found: ${entry}`);
   if (max === undefined) checkInflatedBytes(entry, r.data!.byteLength);
   return Buffer.from(r.data!.buffer, r.data!.byteOffset, r.data!.byteLength);
 }
 
 /**
- * Decompresses a single-stream compressed file (xz, bzip2, zstd, gzip) into a Readable, in a worker of
- * its own that is terminated when the stream ends or is destroyed (so a consumer can stop early).
+ * Decompresses a single-stream compressed file (xz, bzip2, zstd, gzip) into a Readable, on a thread of the pool
+ * that is ended when the stream is destroyed before its end (so a consumer can stop early).
  */
 export function sevenZipStream(file: string): Readable {
-  const worker = new SevenZipWorker();
+  const stop = new AbortController();
+  const { port1, port2 } = new MessageChannel();
   const out = new Readable({
     read() {},
     destroy(err, cb) {
-      void worker.terminate().finally(() => cb(err));
+      stop.abort(err ?? new Error('stream closed'));
+      port1.close();
+      cb(err);
     },
   });
-  worker
-    .run({ id: 1, op: 'stream', file: hostPathSync(file) }, (data) =>
-      out.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength)),
-    )
-    .then((r) => {
-      if (r.rc !== 0) out.destroy(failure(r.stderr, 'Cannot decompress'));
+  // The answer and the chunks come through different ports: the end waits for the chunks' end marker too.
+  let chunksEnded!: () => void;
+  const allChunks = new Promise<void>((resolve) => (chunksEnded = resolve));
+  port1.on('message', (data: SevenZipChunk | null) => {
+    if (data === null) chunksEnded();
+    else out.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  });
+  pool
+    .run({ op: 'stream', file: hostPathSync(file), port: port2 }, { signal: stop.signal, transfer: [port2] })
+    .then(async (r) => {
+      await allChunks;
+      port1.close();
+      if (r!.kind === 'failed') out.destroy(new MediaError('ERR_1008', `7-Zip failed: ${r!.message}`));
+      else if (r!.rc !== 0) out.destroy(failure(r!.stderr, 'Cannot decompress'));
       else out.push(null);
     })
     .catch((e: unknown) => {
       if (!out.destroyed) out.destroy(e as Error);
-    })
-    .finally(() => {
-      if (!worker.dead) void worker.terminate();
     });
   return out;
 }
@@ -219,6 +187,7 @@ export const sevenZipReader: ContainerReader = {
     // Before the one pass that decodes everything. 7-Zip's listing has no per-entry packed size in solid blocks.
     const budget = new BookBudget();
     for (const i of items) budget.add(i.name, i.size, null);
+    budget.checkArchiveRatio((await stat(file)).size);
     const files = items.filter((i) => !i.directory);
     // One pass over the archive (7z is usually solid): the first bytes of every file, in archive order.
     const r = await run({
@@ -227,7 +196,7 @@ export const sevenZipReader: ContainerReader = {
       sizes: files.map((f) => f.size ?? 0),
       max: HEAD_BYTES,
     });
-    if (r.rc !== 0) throw failure(r.stderr, 'Cannot read entries');
+    if (r.rc !== 0 && !r.capped) throw failure(r.stderr, 'Cannot read entries');
     const heads = r.heads ?? [];
     const entries: ContainerEntry[] = [];
     files.forEach((f, i) => {
@@ -238,7 +207,7 @@ export const sevenZipReader: ContainerReader = {
     return sortEntries(entries);
   },
 
-  async read(file, entryName) {
-    return sevenZipExtract(file, entryName);
+  async read(file, entryName, opts) {
+    return sevenZipExtract(file, entryName, undefined, opts?.signal);
   },
 };

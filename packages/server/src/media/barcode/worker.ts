@@ -1,12 +1,12 @@
 /**
  * Barcode worker thread: zxing-wasm (ZXing's C++ port) decodes the image and finds EAN-13 symbols, trying harder
  * as Komga does. Decoding and detection are synchronous WebAssembly, tens of milliseconds a page: they run here so
- * that the event loop never waits on them. The parent ends the thread when idle, which gives the WebAssembly
+ * that the event loop never waits on them. The pool ends the thread when idle, which gives the WebAssembly
  * heap (it never shrinks) back.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { parentPort } from 'node:worker_threads';
+import { serve } from '../worker-thread.js';
 import type { BarcodeRequest, BarcodeResponse } from './protocol.js';
 
 type ZXingReader = typeof import('zxing-wasm/reader');
@@ -25,14 +25,12 @@ function zxing(): Promise<ZXingReader> {
   return reader;
 }
 
-parentPort!.on('message', (req: BarcodeRequest) => {
-  void (async (): Promise<BarcodeResponse> => {
-    try {
-      const { readBarcodes } = await zxing();
-      const results = await readBarcodes(req.image, { formats: ['EAN13'], tryHarder: true, maxNumberOfSymbols: 4 });
-      return { id: req.id, ok: true, ean13: results.filter((r) => r.isValid).map((r) => r.text) };
-    } catch (e) {
-      return { id: req.id, ok: false, message: e instanceof Error ? e.message : String(e) };
-    }
-  })().then((res) => parentPort!.postMessage(res));
+export default serve<BarcodeRequest, BarcodeResponse>(async (req) => {
+  try {
+    const { readBarcodes } = await zxing();
+    const results = await readBarcodes(req.image, { formats: ['EAN13'], tryHarder: true, maxNumberOfSymbols: 4 });
+    return { ok: true, ean13: results.filter((r) => r.isValid).map((r) => r.text) };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
 });

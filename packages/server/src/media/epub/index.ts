@@ -4,3 +4,4 @@ export * from './package.js';
 export * from './paths.js';
 export * from './resource.js';
 export * from './webpub.js';
+export * from './analysis-pool.js';

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import { MediaError } from '../types.js';
-import { startWorker } from '../workers.js';
+import { WorkerPool } from '../workers.js';
 import type { PdfFailureKind, PdfRequest, PdfResponse } from './protocol.js';
 
 export type { PdfFailureKind, PdfPageSize } from './protocol.js';
@@ -67,46 +66,27 @@ export interface PdfServiceOptions {
   maxWorkerMemoryBytes?: number;
 }
 
-interface Pending {
-  resolve: (r: PdfResponse) => void;
-  reject: (e: Error) => void;
-  timer: NodeJS.Timeout;
+/** What the pool tells each worker thread (`worker.ts`) about when to retire. */
+export interface PdfWorkerOptions {
+  maxRenders: number;
+  maxMemoryBytes: number;
 }
-
-/** One worker thread and the calls it has not answered yet. */
-interface PdfWorker {
-  thread: Worker;
-  pending: Map<number, Pending>;
-  renders: number;
-  /** Takes no new call; terminated once its last call is answered. */
-  retiring: boolean;
-  idleTimer: NodeJS.Timeout | null;
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
- * Runs PDF work in worker threads so the event loop stays responsive; every call has a timeout after
- * which the worker is terminated (a stuck WASM render cannot hang the server) and replaced lazily.
- * The app creates one and passes it to whatever renders (analysis, pages, posters, barcode pages), and
- * `close()` ends its workers when the app closes.
+ * Runs PDF work in a pool of worker threads (`media/workers.ts`) so the event loop stays responsive; every call has
+ * a timeout after which the thread running it is ended (a stuck WASM render cannot hang the server) and replaced
+ * lazily. The app creates one and passes it to whatever renders (analysis, pages, posters, barcode pages), and
+ * `close()` ends its threads when the app closes.
  *
  * PDFium's WebAssembly memory grows to the largest page it has rendered and never shrinks (a WebAssembly memory
- * cannot), and each render leaves the worker's allocator a little more fragmented: a worker is retired after
+ * cannot), and each render leaves the worker's allocator a little more fragmented: a worker retires after
  * {@link PdfServiceOptions.maxRendersPerWorker} renders, or as soon as its memory passes
- * {@link PdfServiceOptions.maxWorkerMemoryBytes}, and a fresh one takes the next call. Fuzzed PDFs with huge
- * pages drove a server past 3 GB before this.
+ * {@link PdfServiceOptions.maxWorkerMemoryBytes}, once the calls it already has are answered, and a fresh one
+ * takes the next call. Fuzzed PDFs with huge pages drove a server past 3 GB before this.
  */
 export class PdfService {
-  /** Live workers that take calls (at most `opts.workers`). */
-  private readonly workers: PdfWorker[] = [];
-  /** Retired workers still answering their last calls. */
-  private readonly retired = new Set<PdfWorker>();
-  private nextId = 1;
-  private rr = 0;
+  private readonly pool: WorkerPool<PdfRequest | null, PdfResponse>;
   private readonly opts: Required<PdfServiceOptions>;
-  /** Workers started so far (tests check that retired ones were replaced). */
-  started = 0;
 
   constructor(opts: PdfServiceOptions = {}) {
     this.opts = {
@@ -118,6 +98,20 @@ export class PdfService {
       maxRendersPerWorker: opts.maxRendersPerWorker ?? 100,
       maxWorkerMemoryBytes: opts.maxWorkerMemoryBytes ?? 384 * 1024 * 1024,
     };
+    this.pool = new WorkerPool({
+      module: new URL('./worker.js', import.meta.url),
+      threads: this.opts.workers,
+      idleTimeoutMs: this.opts.idleMs,
+      workerOptions: {
+        maxRenders: this.opts.maxRendersPerWorker,
+        maxMemoryBytes: this.opts.maxWorkerMemoryBytes,
+      } satisfies PdfWorkerOptions,
+    });
+  }
+
+  /** Worker threads started so far (tests check that retired ones were replaced). */
+  get started(): number {
+    return this.pool.started;
   }
 
   /** Page count and per-page crop box (rounded points). Corrupt / password-protected → PdfError (ERR_1005). */
@@ -161,101 +155,22 @@ export class PdfService {
     return Buffer.from(res.bytes);
   }
 
-  /** Terminates all workers; pending calls fail. */
+  /** Ends all worker threads; calls in progress fail. */
   async close(): Promise<void> {
-    const all = [...this.workers.splice(0), ...this.retired];
-    this.retired.clear();
-    await Promise.all(all.map((w) => this.kill(w, new PdfError('other', 'PDF service closed'))));
+    await this.pool.close();
   }
 
-  /** A worker for the next call: a new one while fewer than `opts.workers` run, else the least busy. */
-  private pick(): PdfWorker {
-    if (this.workers.length < this.opts.workers) {
-      const w = this.spawn();
-      this.workers.push(w);
-      return w;
+  private async call(req: PdfRequest, timeoutMs: number): Promise<PdfResponse> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let res: PdfResponse;
+    try {
+      res = (await this.pool.run(req, { signal: timeout }))!;
+    } catch (e) {
+      // the thread may be stuck inside WASM: the pool has ended it and starts another on demand
+      if (timeout.aborted) throw new PdfError('timeout', `PDF ${req.op} timed out after ${timeoutMs} ms`);
+      throw new PdfError('other', `PDF worker stopped: ${(e as Error).message}`);
     }
-    // least busy, round-robin among equals
-    let best = this.workers[this.rr++ % this.workers.length]!;
-    for (const w of this.workers) if (w.pending.size < best.pending.size) best = w;
-    return best;
-  }
-
-  private spawn(): PdfWorker {
-    const thread = startWorker(new URL('./worker.js', import.meta.url));
-    thread.unref();
-    this.started++;
-    const w: PdfWorker = { thread, pending: new Map(), renders: 0, retiring: false, idleTimer: null };
-    thread.on('message', (res: PdfResponse) => {
-      const p = w.pending.get(res.id);
-      if (!p) return;
-      w.pending.delete(res.id);
-      clearTimeout(p.timer);
-      if (res.ok && res.op === 'render') w.renders++;
-      if (w.renders >= this.opts.maxRendersPerWorker || res.memoryBytes > this.opts.maxWorkerMemoryBytes) {
-        this.retire(w);
-      }
-      this.release(w);
-      if (res.ok) p.resolve(res);
-      else p.reject(new PdfError(res.kind, res.message));
-    });
-    const fail = (err: Error) => void this.kill(w, err);
-    thread.on('error', (e) => fail(new PdfError('other', `PDF worker crashed: ${e.message}`)));
-    thread.on('exit', (code) => fail(new PdfError('other', `PDF worker exited (${code})`)));
-    return w;
-  }
-
-  /** No new call goes to `w`; it ends once its pending calls are answered (see {@link release}). */
-  private retire(w: PdfWorker) {
-    if (w.retiring) return;
-    w.retiring = true;
-    const i = this.workers.indexOf(w);
-    if (i >= 0) this.workers.splice(i, 1);
-    this.retired.add(w);
-  }
-
-  private release(w: PdfWorker) {
-    if (w.pending.size > 0) return;
-    if (w.retiring) {
-      void this.kill(w, new PdfError('other', 'PDF worker retired'));
-      return;
-    }
-    w.idleTimer = setTimeout(() => {
-      if (w.pending.size === 0) void this.kill(w, new PdfError('other', 'idle'));
-    }, this.opts.idleMs);
-    w.idleTimer.unref();
-  }
-
-  /** Terminates `w` and fails its pending calls with `err`. */
-  private async kill(w: PdfWorker, err: Error): Promise<void> {
-    const i = this.workers.indexOf(w);
-    if (i >= 0) this.workers.splice(i, 1);
-    this.retired.delete(w);
-    if (w.idleTimer) clearTimeout(w.idleTimer);
-    w.idleTimer = null;
-    const pending = [...w.pending.values()];
-    w.pending.clear();
-    for (const p of pending) {
-      clearTimeout(p.timer);
-      p.reject(err);
-    }
-    await w.thread.terminate();
-  }
-
-  private call(req: DistributiveOmit<PdfRequest, 'id'>, timeoutMs: number): Promise<PdfResponse> {
-    const w = this.pick();
-    if (w.idleTimer) clearTimeout(w.idleTimer);
-    w.idleTimer = null;
-    const id = this.nextId++;
-    return new Promise<PdfResponse>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        w.pending.delete(id);
-        // the worker may be stuck inside WASM: terminate it, fail its other calls, start another on demand
-        void this.kill(w, new PdfError('timeout', 'PDF worker terminated after another call timed out'));
-        reject(new PdfError('timeout', `PDF ${req.op} timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      w.pending.set(id, { resolve, reject, timer });
-      w.thread.postMessage({ ...req, id } as PdfRequest);
-    });
+    if (!res.ok) throw new PdfError(res.kind, res.message);
+    return res;
   }
 }

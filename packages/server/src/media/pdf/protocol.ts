@@ -1,8 +1,8 @@
-/** Messages between {@link PdfService} and its worker threads. */
+/** Calls and answers between {@link PdfService} and its worker threads. */
 export type PdfRequest =
-  | { id: number; op: 'info'; file: string }
-  | { id: number; op: 'render'; file: string; page: number; width: number; height: number; quality: number }
-  | { id: number; op: 'extract'; file: string; page: number };
+  | { op: 'info'; file: string }
+  | { op: 'render'; file: string; page: number; width: number; height: number; quality: number }
+  | { op: 'extract'; file: string; page: number };
 
 export type PdfFailureKind = 'password' | 'corrupt' | 'not-found' | 'access' | 'page-range' | 'encrypted' | 'other';
 
@@ -12,10 +12,8 @@ export interface PdfPageSize {
   height: number;
 }
 
-/** Every answer carries the size of the worker's PDFium memory, which only grows: the pool retires big workers. */
-export type PdfResponse = { memoryBytes: number } & (
-  | { id: number; ok: true; op: 'info'; pageCount: number; pages: PdfPageSize[] }
-  | { id: number; ok: true; op: 'render'; bytes: Uint8Array; width: number; height: number }
-  | { id: number; ok: true; op: 'extract'; bytes: Uint8Array }
-  | { id: number; ok: false; kind: PdfFailureKind; message: string }
-);
+export type PdfResponse =
+  | { ok: true; op: 'info'; pageCount: number; pages: PdfPageSize[] }
+  | { ok: true; op: 'render'; bytes: Uint8Array; width: number; height: number }
+  | { ok: true; op: 'extract'; bytes: Uint8Array }
+  | { ok: false; kind: PdfFailureKind; message: string };

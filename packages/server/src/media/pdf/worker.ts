@@ -1,13 +1,14 @@
 /**
  * PDF worker thread: PDFium (WASM) for page sizes and rendering, pdf-lib for single-page extraction,
- * sharp for JPEG encoding. Runs off the main thread; the parent terminates it on timeout.
+ * sharp for JPEG encoding. Runs off the main thread in the pool of `PdfService`, which ends it on timeout.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { parentPort } from 'node:worker_threads';
 import { PDFiumLibrary, type PDFiumDocument } from '@hyzyla/pdfium';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import type { PdfWorkerOptions } from './index.js';
 import type { PdfFailureKind, PdfRequest, PdfResponse } from './protocol.js';
+import { moving, poolOptions, retireAfterThisCall, serve } from '../worker-thread.js';
 
 class Failure extends Error {
   constructor(
@@ -19,7 +20,7 @@ class Failure extends Error {
 }
 
 let library: Promise<PDFiumLibrary> | undefined;
-/** PDFium's WebAssembly heap, once loaded: its size is reported with every answer. */
+/** PDFium's WebAssembly heap, once loaded: past a size, the thread retires. */
 let heap: { HEAPU8: Uint8Array } | undefined;
 
 const memoryBytes = () => heap?.HEAPU8.byteLength ?? 0;
@@ -82,9 +83,7 @@ async function openDocument(file: string): Promise<PDFiumDocument> {
   return promise;
 }
 
-type Answer = PdfResponse extends infer R ? (R extends unknown ? Omit<R, 'memoryBytes'> : never) : never;
-
-async function handle(req: PdfRequest): Promise<Answer> {
+async function handle(req: PdfRequest): Promise<PdfResponse> {
   switch (req.op) {
     case 'info': {
       const doc = await openDocument(req.file);
@@ -96,7 +95,7 @@ async function handle(req: PdfRequest): Promise<Answer> {
         const { originalWidth, originalHeight } = page.getOriginalSize();
         pages.push({ width: originalWidth, height: originalHeight });
       }
-      return { id: req.id, ok: true, op: 'info', pageCount, pages };
+      return { ok: true, op: 'info', pageCount, pages };
     }
     case 'render': {
       const doc = await openDocument(req.file);
@@ -112,7 +111,6 @@ async function handle(req: PdfRequest): Promise<Answer> {
         .jpeg({ quality: req.quality })
         .toBuffer({ resolveWithObject: true });
       return {
-        id: req.id,
         ok: true,
         op: 'render',
         bytes: new Uint8Array(data),
@@ -140,34 +138,28 @@ async function handle(req: PdfRequest): Promise<Answer> {
       const out = await PDFDocument.create({ updateMetadata: false });
       const [copied] = await out.copyPages(src, [req.page - 1]);
       out.addPage(copied!);
-      return { id: req.id, ok: true, op: 'extract', bytes: await out.save() };
+      return { ok: true, op: 'extract', bytes: await out.save() };
     }
   }
 }
 
-/**
- * One request at a time: PDFium runs synchronously anyway, and while sharp encoded one page the next render
- * started, so several full-size bitmaps (58 MB each at 3200 px) were alive at once in one worker.
- */
-let queue: Promise<unknown> = Promise.resolve();
+const limits = poolOptions<PdfWorkerOptions>();
+let renders = 0;
 
-parentPort!.on('message', (req: PdfRequest) => {
-  const done = queue.then(() => handle(req));
-  queue = done.catch(() => undefined);
-  done.then(
-    (res) => {
-      const transfer = 'bytes' in res ? [res.bytes.buffer as ArrayBuffer] : [];
-      parentPort!.postMessage({ ...res, memoryBytes: memoryBytes() }, transfer);
-    },
-    (e: unknown) => {
-      const f = e instanceof Failure ? e : new Failure('other', (e as Error)?.message ?? String(e));
-      parentPort!.postMessage({
-        id: req.id,
-        ok: false,
-        kind: f.kind,
-        message: f.message,
-        memoryBytes: memoryBytes(),
-      } satisfies PdfResponse);
-    },
-  );
+/**
+ * The pool hands a thread one call at a time (media/workers.ts): PDFium runs synchronously anyway, and while sharp
+ * encoded one page the next render once started, so several full-size bitmaps (58 MB each at 3200 px) were alive at
+ * once in one worker.
+ */
+export default serve<PdfRequest, PdfResponse>(async (req) => {
+  let res: PdfResponse;
+  try {
+    res = await handle(req);
+  } catch (e) {
+    const f = e instanceof Failure ? e : new Failure('other', (e as Error)?.message ?? String(e));
+    res = { ok: false, kind: f.kind, message: f.message };
+  }
+  if (res.ok && res.op === 'render') renders++;
+  if (renders >= limits.maxRenders || memoryBytes() > limits.maxMemoryBytes) retireAfterThisCall();
+  return 'bytes' in res ? moving(res, [res.bytes.buffer as ArrayBuffer]) : res;
 });

@@ -1,0 +1,37 @@
+import { threadId, workerData } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { PoolWorkerData } from './workers.js';
+
+/**
+ * The thread side of `workers.ts`: what a pooled worker module uses. Its default export is `serve(handler)`.
+ */
+const data = workerData as PoolWorkerData;
+
+/** The options the pool gave its threads. */
+export function poolOptions<T>(): T {
+  return data.options as T;
+}
+
+/**
+ * The pool gives this thread no new call and ends it once the calls it already has are answered (PDFium past its
+ * render count or memory, a 7-Zip module left broken or cut off mid-decode).
+ */
+export function retireAfterThisCall(): void {
+  for (let i = 0; i < data.retiring.length; i++) {
+    if (Atomics.load(data.retiring, i) === threadId) return;
+    if (Atomics.compareExchange(data.retiring, i, 0, threadId) === 0) return;
+  }
+}
+
+/** A worker module's default export: answers each call with `handler`; an empty call (see workers.ts) with nothing. */
+export function serve<Call, Answer>(handler: (call: Call) => Answer | Promise<Answer>) {
+  return (call: Call | null): Answer | Promise<Answer> | null => (call === null ? null : handler(call));
+}
+
+/** An answer whose `buffers` move to the main thread instead of being copied. */
+export function moving<T>(answer: T, buffers: ArrayBuffer[]): T {
+  return Piscina.move({
+    [Piscina.transferableSymbol]: buffers,
+    [Piscina.valueSymbol]: answer,
+  } as never) as unknown as T;
+}
