@@ -352,6 +352,17 @@ export interface ReadProgressSeriesTable {
   most_recent_read_date: string;
 }
 
+export interface HistoricalEventTable {
+  id: string;
+  type: string;
+  book_id: string | null;
+  series_id: string | null;
+  library_id: string | null;
+  timestamp: string;
+  /** JSON object of strings. */
+  properties: string;
+}
+
 export interface DB {
   user: UserTable;
   user_role: UserRoleTable;
@@ -399,6 +410,7 @@ export interface DB {
   series_search: SeriesSearchTable;
   book_search: BookSearchTable;
   read_progress_series: ReadProgressSeriesTable;
+  historical_event: HistoricalEventTable;
 }
 
 export type { Generated };
