@@ -13,3 +13,9 @@ export type ReadingDirection = (typeof READING_DIRECTIONS)[number];
 
 /** Largest poster upload accepted; bigger files are refused with 400. */
 export const MAX_THUMBNAIL_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** What an administrator decided for a duplicate page (engine.md §5.4). */
+export const PAGE_HASH_ACTIONS = ['DELETE_AUTO', 'DELETE_MANUAL', 'IGNORE'] as const;
+export type PageHashAction = (typeof PAGE_HASH_ACTIONS)[number];
+/** Default page size of the new-duplicates list (spec.md §9). */
+export const NEW_DUPLICATES_PAGE_SIZE = 10;

@@ -51,6 +51,11 @@ import { mediaProfileOf } from './library/book-analyzer.js';
 import { MetadataRepository } from './db/repositories/metadata.js';
 import { MetadataRefresh } from './metadata/metadata-refresh.js';
 import { MetadataEditing } from './metadata/metadata-editing.js';
+import { KyselyPageHashRepository } from './db/repositories/page-hashes.js';
+import { DuplicatePages } from './library/duplicate-pages.js';
+import { BookPageEditor } from './library/book-page-editor.js';
+import { KyselyHistoryRepository } from './db/repositories/history.js';
+import { History } from './library/history.js';
 
 export interface QuireApp {
   http: FastifyInstance;
@@ -173,6 +178,19 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     logger,
   });
   // Lists and search; search documents follow changes in the background, and are brought up to date before a query.
+  const history = new History({ history: new KyselyHistoryRepository(db), logger });
+  const pageHashes = new KyselyPageHashRepository(db);
+  const duplicatePages = new DuplicatePages({ pageHashes, books: books.queries, pages: books.pages, tasks });
+  const pageEditor = new BookPageEditor({
+    media,
+    books: bookRepository,
+    pageHashes,
+    analyzer: books.analyzer,
+    history,
+    events,
+    files,
+    logger,
+  });
   const browse = createBrowse(db);
   events.subscribe(() => browse.search.scheduleRefresh());
   browse.search.scheduleRefresh();
@@ -193,6 +211,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       trash,
       thumbnails,
       deletion: fileDeletion,
+      duplicatePages,
+      pageEditor,
       collections,
       metadata: metadataRefresh,
     }),
@@ -251,6 +271,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     visibility: new VisibilityQueries(db),
     metadata,
     fileDeletion,
+    duplicatePages,
     logger,
     shutdown: () => {
       if (shuttingDown) return;

@@ -29,6 +29,7 @@ import { readListOperations } from './readlists.js';
 import { readListPosterOperations } from './readlist-posters.js';
 import { readListBookOperations } from './readlist-books.js';
 import { referentialOperations } from './referential.js';
+import { pageHashOperations } from './page-hashes.js';
 import type { Operation } from './operation.js';
 
 export * from './operation.js';
@@ -63,6 +64,7 @@ export * from './readlists.js';
 export * from './readlist-posters.js';
 export * from './readlist-books.js';
 export * from './referential.js';
+export * from './page-hashes.js';
 
 /**
  * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
@@ -100,6 +102,7 @@ export const operations = {
   ...readListPosterOperations,
   ...readListBookOperations,
   ...referentialOperations,
+  ...pageHashOperations,
 } satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

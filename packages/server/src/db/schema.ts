@@ -223,6 +223,23 @@ export interface MediaPageTable {
   file_size: number | null;
 }
 
+/** A page hash an administrator decided on (engine.md §5.4). */
+export interface PageHashTable {
+  hash: string;
+  size: number | null;
+  action: string;
+  delete_count: Generated<number>;
+  created_date: string;
+  last_modified_date: string;
+}
+
+/** How many pages hold a non-blank hash; kept by triggers on media_page (migration 0011). */
+export interface PageHashCountTable {
+  hash: string;
+  file_size: number | null;
+  match_count: number;
+}
+
 export interface MediaFileTable {
   book_id: string;
   file_name: string;
@@ -411,6 +428,9 @@ export interface DB {
   book_search: BookSearchTable;
   read_progress_series: ReadProgressSeriesTable;
   historical_event: HistoricalEventTable;
+  page_hash: PageHashTable;
+  page_hash_thumbnail: { hash: string; thumbnail: Uint8Array };
+  page_hash_count: PageHashCountTable;
 }
 
 export type { Generated };

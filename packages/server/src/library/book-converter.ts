@@ -159,7 +159,7 @@ export class BookConverter {
 }
 
 /** A stored ZIP of the given entries of an archive, read one at a time (never the whole archive in memory). */
-async function writeCbz(source: string, mediaType: string, entries: readonly string[], target: string) {
+export async function writeCbz(source: string, mediaType: string, entries: readonly string[], target: string) {
   const reader = readerFor(mediaType);
   if (!reader) throw new ConversionError(`No reader for ${mediaType}`);
   const { Uint8ArrayReader, ZipWriter } = await loadZipJs();

@@ -32,6 +32,7 @@ import { referentialHandlers } from './referential.js';
 import { fileDeletionHandlers } from './file-deletion.js';
 import { metadataHandlers } from './metadata.js';
 import { fontHandlers } from './fonts.js';
+import { pageHashHandlers } from './page-hashes.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -90,6 +91,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...referentialHandlers({ referential: deps.referential }),
       ...readProgressHandlers({ reading: deps.reading }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
+      ...pageHashHandlers({ duplicatePages: deps.duplicatePages }),
       ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
       ...thumbnailHandlers({ thumbnails: deps.thumbnails }),
       ...bookHandlers({
