@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BookRepository } from '../db/repositories/books.js';
@@ -108,7 +108,8 @@ export class BookPageEditor {
     if (kept.length === 0) return skip('the book would have no page left');
 
     const others = await this.d.media.files(bookId);
-    const temp = join(dirname(path), `.quire_page_removal_${randomBytes(6).toString('hex')}.tmp`);
+    await removeLeftovers(dirname(path));
+    const temp = join(dirname(path), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
     let analysis;
     try {
       await writeCbz(path, MediaTypes.zip, [...kept.map((p) => p.fileName), ...others.map((f) => f.fileName)], temp);
@@ -163,6 +164,19 @@ export class BookPageEditor {
 
   private now(): string {
     return (this.d.now?.() ?? new Date()).toISOString();
+  }
+}
+
+const TEMP_PREFIX = '.quire_page_removal_';
+const TEMP_SUFFIX = '.tmp';
+
+/**
+ * Archives a killed process left half-written in this folder. Removals in one folder never run at once (their
+ * tasks share the series' group), so any such file there is a leftover.
+ */
+async function removeLeftovers(folder: string): Promise<void> {
+  for (const name of await readdir(folder)) {
+    if (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) await rm(join(folder, name), { force: true });
   }
 }
 
