@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -329,4 +329,37 @@ describe('duplicate pages', () => {
     expect((await readFile(file)).equals(bytes)).toBe(true);
     expect((await book('Book 04')).media).toMatchObject({ status: 'READY', pagesCount: 5 });
   }, 120_000);
+
+  it('never writes outside the library: a book whose file became a link leading out is left alone', async () => {
+    const inside = join(dir, 'Series', 'Book 06.cbz');
+    const outsideDir = await mkdtemp(join(tmpdir(), 'quire-outside-'));
+    const outside = join(outsideDir, 'Book 06.cbz');
+    await rename(inside, outside); // keeps its bytes and time: only the link betrays it
+    await symlink(outside, inside);
+    const before = await readFile(outside);
+    const id = bookIds.get('Book 06')!;
+    const page1 = await s.app.deps.db
+      .selectFrom('media_page')
+      .innerJoin('book', 'book.id', 'media_page.book_id')
+      .select(['media_page.file_hash', 'media_page.file_name', 'media_page.media_type', 'book.series_id'])
+      .where('book_id', '=', id)
+      .where('media_page.number', '=', 0)
+      .executeTakeFirstOrThrow();
+    await s.app.tasks.submit(
+      [
+        {
+          kind: 'RemoveHashedPages',
+          bookId: id,
+          seriesId: page1.series_id,
+          pages: [{ hash: page1.file_hash, fileName: page1.file_name, mediaType: page1.media_type, number: 0 }],
+        },
+      ],
+      4,
+    );
+    await idle();
+    expect((await readFile(outside)).equals(before)).toBe(true);
+    expect((await readdir(outsideDir)).sort()).toEqual(['Book 06.cbz']);
+    expect((await book('Book 06')).media.pagesCount).toBe(4);
+    await rm(outsideDir, { recursive: true, force: true });
+  });
 });
