@@ -15,3 +15,4 @@ export * from './referential.js';
 export * from './metadata.js';
 export * from './search.js';
 export * from './updates.js';
+export * from './history.js';

@@ -47,6 +47,8 @@ import { ReferentialQueries } from './db/queries/referential.js';
 import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
+import { History } from './library/history.js';
+import { KyselyHistoryRepository } from './db/repositories/history.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
 import { MetadataRepository } from './db/repositories/metadata.js';
 import { MetadataRefresh } from './metadata/metadata-refresh.js';
@@ -162,6 +164,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     events,
     profileOf: mediaProfileOf,
   });
+  // What happened to files on disk: the use cases that change files record it, GET /api/v1/history lists it.
+  const history = new History({ history: new KyselyHistoryRepository(db), logger });
   const fileDeletion = new FileDeletion({
     db,
     libraries: libraryRepository,
@@ -170,6 +174,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     thumbnails: new ThumbnailRepository(db),
     events,
     tasks,
+    history,
     logger,
   });
   // Lists and search; search documents follow changes in the background, and are brought up to date before a query.
@@ -188,6 +193,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
         analyzer: books.analyzer,
         events,
         files,
+        history,
       }),
       scanner,
       trash,
@@ -251,6 +257,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     visibility: new VisibilityQueries(db),
     metadata,
     fileDeletion,
+    history,
     logger,
     shutdown: () => {
       if (shuttingDown) return;

@@ -31,6 +31,7 @@ import type { VisibilityQueries } from '../db/queries/visibility.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
 import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 import type { FileDeletion } from '../library/file-deletion.js';
+import type { History } from '../library/history.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
@@ -77,6 +78,8 @@ export interface AppDeps {
   metadata: { editing: MetadataEditing; refresh: MetadataRefresh };
   /** Deleting book and series files on disk (queued as tasks). */
   fileDeletion: FileDeletion;
+  /** What happened to files on disk (conversions, deletions, imports, removed pages): recorded and listed. */
+  history: History;
   /** Series and book lists, conditions and full-text search. */
   browse: Browse;
   /** Which series, books, collections and read lists a user may see (live events are narrowed by it). */
