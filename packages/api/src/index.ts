@@ -16,3 +16,4 @@ export * from './metadata.js';
 export * from './search.js';
 export * from './updates.js';
 export * from './history.js';
+export * from './tasks.js';

@@ -7,7 +7,7 @@ import type { Accounts } from '../accounts/index.js';
 import type { ClientSettings } from '../settings/client-settings.js';
 import type { ServerSettingsService } from '../settings/settings-service.js';
 import type { Fonts } from '../fonts/fonts.js';
-import type { TaskCancellation, TaskEmitter } from '../tasks/emitter.js';
+import type { TaskCancellation, TaskEmitter, TaskInspection } from '../tasks/emitter.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { BookRepository } from '../db/repositories/books.js';
@@ -40,7 +40,7 @@ export interface AppDeps {
   events: EventBus;
   settings: SettingsStore;
   accounts: Accounts;
-  tasks: TaskEmitter & TaskCancellation;
+  tasks: TaskEmitter & TaskCancellation & TaskInspection;
   clientSettings: ClientSettings;
   /** Server settings as the administrator sees and changes them. */
   serverSettings: ServerSettingsService;
