@@ -30,7 +30,7 @@ export const HistoryQuery = Type.Object({
     Type.Array(Type.String(), { description: 'property[,asc|desc], repeatable; the first is the primary order' }),
   ),
   type: Type.Optional(
-    Type.Array(Type.Union(HISTORICAL_EVENT_TYPES.map((t) => Type.Literal(t))), {
+    Type.Array(Type.Enum(HISTORICAL_EVENT_TYPES), {
       description: 'Quire addition: only events of these types (repeatable)',
     }),
   ),
