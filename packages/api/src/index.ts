@@ -16,3 +16,5 @@ export * from './metadata.js';
 export * from './search.js';
 export * from './updates.js';
 export * from './page-hashes.js';
+export * from './history.js';
+export * from './tasks.js';

@@ -47,6 +47,8 @@ import { ReferentialQueries } from './db/queries/referential.js';
 import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
+import { History } from './library/history.js';
+import { KyselyHistoryRepository } from './db/repositories/history.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
 import { MetadataRepository } from './db/repositories/metadata.js';
 import { MetadataRefresh } from './metadata/metadata-refresh.js';
@@ -54,8 +56,6 @@ import { MetadataEditing } from './metadata/metadata-editing.js';
 import { KyselyPageHashRepository } from './db/repositories/page-hashes.js';
 import { DuplicatePages } from './library/duplicate-pages.js';
 import { BookPageEditor } from './library/book-page-editor.js';
-import { KyselyHistoryRepository } from './db/repositories/history.js';
-import { History } from './library/history.js';
 
 export interface QuireApp {
   http: FastifyInstance;
@@ -167,6 +167,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     events,
     profileOf: mediaProfileOf,
   });
+  // What happened to files on disk: the use cases that change files record it, GET /api/v1/history lists it.
+  const history = new History({ history: new KyselyHistoryRepository(db), logger });
   const fileDeletion = new FileDeletion({
     db,
     libraries: libraryRepository,
@@ -175,10 +177,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     thumbnails: new ThumbnailRepository(db),
     events,
     tasks,
+    history,
     logger,
   });
-  // Lists and search; search documents follow changes in the background, and are brought up to date before a query.
-  const history = new History({ history: new KyselyHistoryRepository(db), logger });
   const pageHashes = new KyselyPageHashRepository(db);
   const duplicatePages = new DuplicatePages({ pageHashes, books: books.queries, pages: books.pages, tasks });
   const pageEditor = new BookPageEditor({
@@ -191,6 +192,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     files,
     logger,
   });
+  // Lists and search; search documents follow changes in the background, and are brought up to date before a query.
   const browse = createBrowse(db);
   events.subscribe(() => browse.search.scheduleRefresh());
   browse.search.scheduleRefresh();
@@ -206,6 +208,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
         analyzer: books.analyzer,
         events,
         files,
+        history,
       }),
       scanner,
       trash,
@@ -272,6 +275,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     metadata,
     fileDeletion,
     duplicatePages,
+    history,
     logger,
     shutdown: () => {
       if (shuttingDown) return;

@@ -18,6 +18,7 @@ import { clientSettingsOperations } from './client-settings.js';
 import { managementOperations } from './management.js';
 import { sseOperations } from './sse.js';
 import { taskOperations } from './tasks.js';
+import { historyOperations } from './history.js';
 import { filesystemOperations } from './filesystem.js';
 import { fontOperations } from './fonts.js';
 import { announcementOperations } from './announcements.js';
@@ -53,6 +54,7 @@ export * from './client-settings.js';
 export * from './management.js';
 export * from './sse.js';
 export * from './tasks.js';
+export * from './history.js';
 export * from './filesystem.js';
 export * from './fonts.js';
 export * from './announcements.js';
@@ -91,6 +93,7 @@ export const operations = {
   ...managementOperations,
   ...sseOperations,
   ...taskOperations,
+  ...historyOperations,
   ...filesystemOperations,
   ...fontOperations,
   ...announcementOperations,

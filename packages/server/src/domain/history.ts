@@ -1,19 +1,13 @@
+import type { HistoricalEventType } from '@quire/api/constants';
 import type { ContentViewer } from './restrictions.js';
+
+export type { HistoricalEventType };
 
 /**
  * Historical events (spec.md §3, engine.md §11.5): what happened to files on disk, kept after the book or series
  * is gone. `properties` is a string map whose keys are the reference's own (`name`, `former file`, `page number`…),
  * since clients show them as they are.
  */
-export const HISTORICAL_EVENT_TYPES = [
-  'BookConverted',
-  'BookFileDeleted',
-  'BookImported',
-  'DuplicatePageDeleted',
-  'SeriesFolderDeleted',
-] as const;
-export type HistoricalEventType = (typeof HISTORICAL_EVENT_TYPES)[number];
-
 export interface HistoricalEvent {
   id: string;
   type: HistoricalEventType;

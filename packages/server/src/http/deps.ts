@@ -7,7 +7,7 @@ import type { Accounts } from '../accounts/index.js';
 import type { ClientSettings } from '../settings/client-settings.js';
 import type { ServerSettingsService } from '../settings/settings-service.js';
 import type { Fonts } from '../fonts/fonts.js';
-import type { TaskCancellation, TaskEmitter } from '../tasks/emitter.js';
+import type { TaskCancellation, TaskEmitter, TaskInspection } from '../tasks/emitter.js';
 import type { LibraryRepository } from '../db/repositories/libraries.js';
 import type { SeriesRepository } from '../db/repositories/series.js';
 import type { BookRepository } from '../db/repositories/books.js';
@@ -32,6 +32,7 @@ import type { MetadataEditing } from '../metadata/metadata-editing.js';
 import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 import type { FileDeletion } from '../library/file-deletion.js';
 import type { DuplicatePages } from '../library/duplicate-pages.js';
+import type { History } from '../library/history.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
@@ -40,7 +41,7 @@ export interface AppDeps {
   events: EventBus;
   settings: SettingsStore;
   accounts: Accounts;
-  tasks: TaskEmitter & TaskCancellation;
+  tasks: TaskEmitter & TaskCancellation & TaskInspection;
   clientSettings: ClientSettings;
   /** Server settings as the administrator sees and changes them. */
   serverSettings: ServerSettingsService;
@@ -80,6 +81,8 @@ export interface AppDeps {
   fileDeletion: FileDeletion;
   /** Duplicate pages: known and unknown page hashes, and the removals they ask for (queued as tasks). */
   duplicatePages: DuplicatePages;
+  /** What happened to files on disk (conversions, deletions, imports, removed pages): recorded and listed. */
+  history: History;
   /** Series and book lists, conditions and full-text search. */
   browse: Browse;
   /** Which series, books, collections and read lists a user may see (live events are narrowed by it). */

@@ -13,6 +13,8 @@ import type { BookAnalyzer } from './book-analyzer.js';
 import { fileUrl, updatedTime } from './file-system-scanner.js';
 import type { LibraryFiles } from './library-files.js';
 import { loadZipJs } from '../media/zip-writer.js';
+import { bookConverted, bookFileDeleted, DELETION_REASONS } from '../domain/history.js';
+import type { HistoryRecorder } from './history.js';
 
 /** Why a conversion or repair did not happen; the task logs it. */
 export class ConversionError extends Error {
@@ -44,6 +46,7 @@ export class BookConverter {
       analyzer: Pick<BookAnalyzer, 'analyze'>;
       events: EventBus;
       files: LibraryFiles;
+      history: HistoryRecorder;
       now?: () => Date;
     },
   ) {}
@@ -108,6 +111,9 @@ export class BookConverter {
       if (await exists(source)) await rm(target, { force: true });
       throw e;
     }
+    const ref = { bookId, seriesId: t.seriesId, libraryId: t.libraryId };
+    await this.d.history.record(bookFileDeleted(ref, source, DELETION_REASONS.afterConversion));
+    await this.d.history.record(bookConverted(ref, target, source));
     this.d.events.emit({ type: 'BookChanged', data: { bookId, seriesId: t.seriesId, libraryId: t.libraryId } });
     return true;
   }

@@ -29,6 +29,9 @@ import MenuIcon from '@mui/icons-material/Menu';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonIcon from '@mui/icons-material/Person';
 import SettingsIcon from '@mui/icons-material/Settings';
+import HistoryIcon from '@mui/icons-material/History';
+import PermMediaIcon from '@mui/icons-material/PermMedia';
+import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
@@ -157,11 +160,14 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
             <List subheader={<ListSubheader disableSticky>{t('nav.administration')}</ListSubheader>}>
               <NavItem to="/settings/server" icon={<SettingsIcon />} label={t('nav.serverSettings')} />
               <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
+              <NavItem to="/media-management" icon={<PermMediaIcon />} label={t('nav.mediaManagement')} />
+              <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
             </List>
           </>
         )}
         <Divider />
         <List>
+          <NavItem to="/history" icon={<HistoryIcon />} label={t('nav.history')} />
           <NavItem to="/account" icon={<PersonIcon />} label={t('nav.account')} />
           <ListItemButton onClick={onLogout}>
             <ListItemIcon>

@@ -33,6 +33,7 @@ import { fileDeletionHandlers } from './file-deletion.js';
 import { metadataHandlers } from './metadata.js';
 import { fontHandlers } from './fonts.js';
 import { pageHashHandlers } from './page-hashes.js';
+import { historyHandlers } from './history.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -81,6 +82,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...actuatorHandlers({ build: deps.config.build }),
       ...liveEvents.handlers,
       ...taskHandlers({ tasks: deps.tasks }),
+      ...historyHandlers({ history: deps.history }),
       ...filesystemHandlers(),
       ...fontHandlers({ fonts: deps.fonts }),
       ...updateHandlers({ build: deps.config.build }),

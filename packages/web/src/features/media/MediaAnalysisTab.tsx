@@ -1,0 +1,260 @@
+import { useId, useState } from 'react';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import FormControl from '@mui/material/FormControl';
+import IconButton from '@mui/material/IconButton';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AutorenewIcon from '@mui/icons-material/Autorenew';
+import { useTranslation } from 'react-i18next';
+import type { BookDto, MediaStatus } from '@quire/api';
+import { allOf, fetchBookList, inLibraries, useBooks, type BookCondition } from '../../api/books';
+import { useAnalyzeBooks } from '../../api/actions';
+import { useLibraries } from '../../api/libraries';
+import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
+import { translateServerMessage } from '../../i18n/errorMessage';
+import { useActionErrorText } from '../items/errors';
+import { ItemToastSlot, showItemToast } from '../items/toast';
+import { BookLink, FilePath, UnavailableChip, useLibraryNames } from './bookColumns';
+
+/** The statuses a book can need attention in (not READY), in the order the chips show them. */
+const STATUSES = ['ERROR', 'UNSUPPORTED', 'OUTDATED', 'UNKNOWN'] as const satisfies readonly MediaStatus[];
+/** ui.md §13.6: Error and Unsupported on at first. */
+const DEFAULT_STATUSES: readonly MediaStatus[] = ['ERROR', 'UNSUPPORTED'];
+
+const DEFAULT_SORT: TableSort = { property: 'media.status', order: 'asc' };
+
+/** The books the filters select: any of the statuses, in any of the libraries (all when none is chosen). */
+export function analysisCondition(statuses: readonly MediaStatus[], libraryIds: readonly string[]): BookCondition {
+  return allOf<BookCondition>([
+    { anyOf: statuses.map((value) => ({ mediaStatus: { operator: 'is' as const, value } })) },
+    inLibraries(libraryIds),
+  ])!;
+}
+
+/**
+ * Media analysis (ui.md §13.6): books whose media is not READY, with the analysis' error codes in the user's
+ * language; re-analysis of one book, of the selected ones, or of every book the filters select.
+ */
+export function MediaAnalysisTab() {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const libraryLabelId = useId();
+  const [statuses, setStatuses] = useState<readonly MediaStatus[]>(DEFAULT_STATUSES);
+  const [libraryIds, setLibraryIds] = useState<string[]>([]);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(20);
+  const [sort, setSort] = useState(DEFAULT_SORT);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const libraries = useLibraries();
+  const libraryName = useLibraryNames();
+  const analyze = useAnalyzeBooks();
+  const errorText = useActionErrorText();
+  const condition = analysisCondition(statuses, libraryIds);
+  const books = useBooks({ condition, page, size, sort: [sortParam(sort)] });
+
+  /** Any change of what is listed starts again at the first page, with nothing selected. */
+  const reset = () => {
+    setPage(0);
+    setSelected(new Set());
+  };
+  const toggleStatus = (status: MediaStatus) => {
+    const next = statuses.includes(status) ? statuses.filter((s) => s !== status) : [...statuses, status];
+    if (next.length === 0) return; // at least one status (ui.md §13.6)
+    setStatuses(next);
+    reset();
+  };
+  const reanalyze = (ids: string[]) =>
+    analyze.mutate(
+      { ids },
+      {
+        onSuccess: () => {
+          showItemToast(t('media.analysisQueued', { count: ids.length }));
+          setSelected(new Set());
+        },
+        onError: (error) => showItemToast(errorText(error), 'error'),
+      },
+    );
+  const reanalyzeAll = async () => {
+    try {
+      const all = await fetchBookList({ condition, unpaged: true });
+      reanalyze(all.content.map((b) => b.id));
+    } catch (error) {
+      showItemToast(errorText(error), 'error');
+    }
+  };
+
+  const columns: DataColumn<BookDto>[] = [
+    { key: 'library', label: t('media.columns.library'), render: (b) => libraryName(b.libraryId) },
+    {
+      key: 'name',
+      label: t('media.columns.name'),
+      sort: 'name',
+      render: (b) => <BookLink book={b} />,
+      sx: { minWidth: 140 },
+    },
+    {
+      key: 'status',
+      label: t('media.columns.status'),
+      sort: 'media.status',
+      render: (b) => t(`library.filters.mediaStatuses.${b.media.status}`, { defaultValue: b.media.status }),
+    },
+    {
+      key: 'comment',
+      label: t('media.columns.comment'),
+      sort: 'media.comment',
+      render: (b) => translateServerMessage(t, b.media.comment),
+      sx: { minWidth: 200 },
+    },
+    {
+      key: 'mediaType',
+      label: t('media.columns.mediaType'),
+      sort: 'media.mediaType',
+      render: (b) => b.media.mediaType,
+    },
+    {
+      key: 'url',
+      label: t('media.columns.url'),
+      sort: 'url',
+      render: (b) => <FilePath path={b.url} />,
+      sx: { minWidth: 200 },
+    },
+    {
+      key: 'size',
+      label: t('media.columns.size'),
+      sort: 'fileSize',
+      render: (b) => b.size,
+      sx: { whiteSpace: 'nowrap' },
+    },
+    {
+      key: 'unavailable',
+      label: '',
+      render: (b) => <UnavailableChip book={b} label={t('media.unavailable')} />,
+    },
+    {
+      key: 'actions',
+      label: '',
+      render: (b) => (
+        <Tooltip title={t('media.reanalyze')}>
+          <IconButton
+            size="small"
+            aria-label={t('media.reanalyzeBook', { name: b.metadata.title || b.name })}
+            onClick={() => reanalyze([b.id])}
+          >
+            <AutorenewIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ),
+    },
+  ];
+
+  const total = books.data?.totalElements ?? 0;
+  return (
+    <Stack spacing={2}>
+      <ItemToastSlot />
+      <Typography id={headingId} variant="h6" component="h2">
+        {t('media.analysisHeading')}
+      </Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ flexWrap: 'wrap', rowGap: 1 }}
+          role="group"
+          aria-label={t('media.statusFilter')}
+        >
+          {STATUSES.map((status) => {
+            const on = statuses.includes(status);
+            return (
+              <Chip
+                key={status}
+                label={t(`library.filters.mediaStatuses.${status}`)}
+                color={on ? 'primary' : 'default'}
+                variant={on ? 'filled' : 'outlined'}
+                onClick={() => toggleStatus(status)}
+                aria-pressed={on}
+              />
+            );
+          })}
+        </Stack>
+        <FormControl size="small" sx={{ minWidth: 220 }}>
+          <InputLabel id={libraryLabelId}>{t('media.libraries')}</InputLabel>
+          <Select
+            labelId={libraryLabelId}
+            multiple
+            value={libraryIds}
+            onChange={(e) => {
+              const v = e.target.value;
+              setLibraryIds(typeof v === 'string' ? v.split(',') : v);
+              reset();
+            }}
+            input={<OutlinedInput label={t('media.libraries')} />}
+            renderValue={(ids) => (
+              <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
+                {ids.map((id) => (
+                  <Chip key={id} size="small" label={libraryName(id)} />
+                ))}
+              </Stack>
+            )}
+          >
+            {(libraries.data ?? []).map((l) => (
+              <MenuItem key={l.id} value={l.id}>
+                {l.name}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      </Stack>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        <Button
+          variant="outlined"
+          startIcon={<AutorenewIcon />}
+          disabled={selected.size === 0 || analyze.isPending}
+          onClick={() => reanalyze([...selected])}
+        >
+          {t('media.reanalyzeSelected', { count: selected.size })}
+        </Button>
+        <Button
+          variant="outlined"
+          startIcon={<AutorenewIcon />}
+          disabled={total === 0 || analyze.isPending}
+          onClick={() => void reanalyzeAll()}
+        >
+          {t('media.reanalyzeAll', { count: total })}
+        </Button>
+      </Stack>
+      <DataTable
+        labelledBy={headingId}
+        columns={columns}
+        query={books}
+        rowKey={(b) => b.id}
+        page={page}
+        size={size}
+        sort={sort}
+        onPage={(p) => {
+          setPage(p);
+          setSelected(new Set());
+        }}
+        onSize={(s) => {
+          setSize(s);
+          reset();
+        }}
+        onSort={(s) => {
+          setSort(s);
+          reset();
+        }}
+        empty={t('media.noProblems')}
+        selection={{
+          selected,
+          onChange: setSelected,
+          rowLabel: (b) => t('media.selectBook', { name: b.metadata.title || b.name }),
+        }}
+      />
+    </Stack>
+  );
+}
