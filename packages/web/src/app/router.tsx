@@ -309,6 +309,21 @@ export function createRoutes(): RouteObject[] {
                             (m) => m.DuplicateFilesTab,
                           ),
                         },
+                        { path: 'duplicate-pages', element: <Navigate to="unknown" replace /> },
+                        {
+                          path: 'duplicate-pages/unknown',
+                          lazy: lazyPage(
+                            () => import('../features/duplicate-pages/UnknownDuplicatesTab'),
+                            (m) => m.UnknownDuplicatesTab,
+                          ),
+                        },
+                        {
+                          path: 'duplicate-pages/known',
+                          lazy: lazyPage(
+                            () => import('../features/duplicate-pages/KnownDuplicatesTab'),
+                            (m) => m.KnownDuplicatesTab,
+                          ),
+                        },
                       ],
                     },
                   ],

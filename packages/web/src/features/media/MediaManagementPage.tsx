@@ -10,6 +10,8 @@ const TABS = [
   { path: 'analysis', label: 'media.tabs.analysis' },
   { path: 'missing-posters', label: 'media.tabs.missingPosters' },
   { path: 'duplicate-files', label: 'media.tabs.duplicateFiles' },
+  { path: 'duplicate-pages/unknown', label: 'media.tabs.duplicatePagesUnknown' },
+  { path: 'duplicate-pages/known', label: 'media.tabs.duplicatePagesKnown' },
 ] as const;
 
 /** Media analysis, missing posters and duplicate files (admins): one heading, tabs as links, the tab below. */
