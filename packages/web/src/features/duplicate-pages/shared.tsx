@@ -104,7 +104,7 @@ export function PageHashCard(props: {
       </CardContent>
       <CardActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         {props.extraAction}
-        <ButtonGroup size="small" variant="outlined" aria-label={t('duplicates.decide')}>
+        <ButtonGroup size="small" variant="outlined" fullWidth aria-label={t('duplicates.decide')}>
           {ACTIONS.map((action) => (
             <Button
               key={action}
