@@ -33,6 +33,7 @@ import { fileDeletionHandlers } from './file-deletion.js';
 import { metadataHandlers } from './metadata.js';
 import { fontHandlers } from './fonts.js';
 import { historyHandlers } from './history.js';
+import { mediaManagementHandlers } from './media-management.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -82,6 +83,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...liveEvents.handlers,
       ...taskHandlers({ tasks: deps.tasks }),
       ...historyHandlers({ history: deps.history }),
+      ...mediaManagementHandlers({ mediaManagement: deps.mediaManagement, books: deps.books }),
       ...filesystemHandlers(),
       ...fontHandlers({ fonts: deps.fonts }),
       ...updateHandlers({ build: deps.config.build }),

@@ -6,13 +6,16 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ImageIcon from '@mui/icons-material/Image';
 import { useTranslation } from 'react-i18next';
-import type { BookDto } from '@quire/api';
+import type { BookDto, SeriesDto } from '@quire/api';
 import { fetchBookList, useBooks, type BookCondition } from '../../api/books';
-import { useAnalyzeBooks } from '../../api/actions';
+import { useAnalyzeBooks, useAnalyzeSeries } from '../../api/actions';
+import { useSeriesWithoutPoster } from '../../api/series';
 import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
 import { useActionErrorText } from '../items/errors';
 import { ItemToastSlot, showItemToast } from '../items/toast';
 import { BookLink, FilePath, SeriesLink, UnavailableChip } from './bookColumns';
+import { Link as RouterLink } from 'react-router';
+import Link from '@mui/material/Link';
 
 /** ui.md §13.6: readable books with no selected poster. */
 export const MISSING_POSTERS: BookCondition = {
@@ -25,10 +28,91 @@ export const MISSING_POSTERS: BookCondition = {
 const DEFAULT_SORT: TableSort = { property: 'name', order: 'asc' };
 
 /**
- * Missing posters (ui.md §13.6): readable books without a poster. Regenerating one analyses its book again, which
- * makes its poster from the first page that decodes.
+ * Missing posters (ui.md §13.6): readable books without a poster, then series with no poster at all. Regenerating
+ * one analyses the book (or every book of the series) again, which makes its poster from the first page that decodes.
  */
 export function MissingPostersTab() {
+  return (
+    <Stack spacing={4}>
+      <BooksWithoutPoster />
+      <SeriesWithoutPoster />
+    </Stack>
+  );
+}
+
+function SeriesWithoutPoster() {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(20);
+  const analyze = useAnalyzeSeries();
+  const errorText = useActionErrorText();
+  const series = useSeriesWithoutPoster({ page, size });
+  const regenerate = (s: SeriesDto) =>
+    analyze.mutate(
+      { ids: [s.id] },
+      {
+        onSuccess: () => showItemToast(t('media.seriesPostersQueued', { name: s.metadata.title })),
+        onError: (error) => showItemToast(errorText(error), 'error'),
+      },
+    );
+  const columns: DataColumn<SeriesDto>[] = [
+    {
+      key: 'series',
+      label: t('media.columns.series'),
+      render: (s) => (
+        <Link component={RouterLink} to={`/${s.oneshot ? 'oneshot' : 'series'}/${s.id}`}>
+          {s.metadata.title}
+        </Link>
+      ),
+    },
+    { key: 'books', label: t('media.columns.books'), render: (s) => s.booksCount },
+    { key: 'url', label: t('media.columns.url'), render: (s) => <FilePath path={s.url} />, sx: { minWidth: 200 } },
+    {
+      key: 'actions',
+      label: '',
+      render: (s) => (
+        <Tooltip title={t('media.regeneratePoster')}>
+          <IconButton
+            size="small"
+            aria-label={t('media.regeneratePosterOf', { name: s.metadata.title })}
+            onClick={() => regenerate(s)}
+          >
+            <ImageIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ),
+    },
+  ];
+  return (
+    <Stack spacing={2}>
+      <Typography id={headingId} variant="h6" component="h2">
+        {t('media.seriesWithoutPosterHeading')}
+      </Typography>
+      <DataTable
+        labelledBy={headingId}
+        columns={columns}
+        query={series}
+        rowKey={(s) => s.id}
+        page={page}
+        size={size}
+        sort={SERIES_SORT}
+        onPage={setPage}
+        onSize={(s) => {
+          setSize(s);
+          setPage(0);
+        }}
+        onSort={() => undefined}
+        empty={t('media.noSeriesWithoutPoster')}
+      />
+    </Stack>
+  );
+}
+
+/** The server orders these by title; the table offers no other order. */
+const SERIES_SORT: TableSort = { property: 'title', order: 'asc' };
+
+function BooksWithoutPoster() {
   const { t } = useTranslation();
   const headingId = useId();
   const [page, setPage] = useState(0);
