@@ -13,7 +13,8 @@ import Typography from '@mui/material/Typography';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import { useTranslation } from 'react-i18next';
 import type { BookDto, MediaStatus } from '@quire/api';
-import { allOf, fetchBookList, inLibraries, useBooks, type BookCondition } from '../../api/books';
+import { analysisCondition, DEFAULT_STATUSES, STATUSES } from './conditions';
+import { fetchBookList, useBooks } from '../../api/books';
 import { useAnalyzeBooks } from '../../api/actions';
 import { useLibraries } from '../../api/libraries';
 import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
@@ -22,20 +23,7 @@ import { useActionErrorText } from '../items/errors';
 import { ItemToastSlot, showItemToast } from '../items/toast';
 import { BookLink, FilePath, UnavailableChip, useLibraryNames } from './bookColumns';
 
-/** The statuses a book can need attention in (not READY), in the order the chips show them. */
-const STATUSES = ['ERROR', 'UNSUPPORTED', 'OUTDATED', 'UNKNOWN'] as const satisfies readonly MediaStatus[];
-/** ui.md §13.6: Error and Unsupported on at first. */
-const DEFAULT_STATUSES: readonly MediaStatus[] = ['ERROR', 'UNSUPPORTED'];
-
 const DEFAULT_SORT: TableSort = { property: 'media.status', order: 'asc' };
-
-/** The books the filters select: any of the statuses, in any of the libraries (all when none is chosen). */
-export function analysisCondition(statuses: readonly MediaStatus[], libraryIds: readonly string[]): BookCondition {
-  return allOf<BookCondition>([
-    { anyOf: statuses.map((value) => ({ mediaStatus: { operator: 'is' as const, value } })) },
-    inLibraries(libraryIds),
-  ])!;
-}
 
 /**
  * Media analysis (ui.md §13.6): books whose media is not READY, with the analysis' error codes in the user's

@@ -38,7 +38,8 @@ describe('media analysis', () => {
     expect(within(row).getByRole('link', { name: 'Broken' })).toHaveAttribute('href', '/book/broken');
     expect(within(row).getByText('Comics')).toBeInTheDocument();
     expect(within(row).getByText('Error')).toBeInTheDocument();
-    const list = net.requests.find((r) => r.path === '/api/v1/books/list')!;
+    // The screen's own list (the drawer also counts the books to check, one per page).
+    const list = net.requests.find((r) => r.path === '/api/v1/books/list' && r.search.includes('sort='))!;
     expect(list.body).toEqual({
       condition: {
         anyOf: [
@@ -52,6 +53,11 @@ describe('media analysis', () => {
     await user.click(within(row).getByRole('button', { name: 'Analyze Broken again' }));
     expect(await screen.findByText('Analysis queued for 1 book')).toBeInTheDocument();
     expect(net.requests.some((r) => r.method === 'POST' && r.path === '/api/v1/books/broken/analyze')).toBe(true);
+
+    // The drawer's entry carries a dot while books need checking.
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    const entry = await screen.findByRole('link', { name: /Media management/ });
+    expect(await within(entry).findByText('1 book to check')).toBeInTheDocument();
   });
 
   it('filters by status (never none) and analyses the selected books', async () => {
