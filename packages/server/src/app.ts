@@ -49,6 +49,7 @@ import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { History } from './library/history.js';
 import { KyselyHistoryRepository } from './db/repositories/history.js';
+import { MediaManagementQueries } from './db/queries/media-management.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
 import { MetadataRepository } from './db/repositories/metadata.js';
 import { MetadataRefresh } from './metadata/metadata-refresh.js';
@@ -276,6 +277,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     fileDeletion,
     duplicatePages,
     history,
+    mediaManagement: new MediaManagementQueries(db),
     logger,
     shutdown: () => {
       if (shuttingDown) return;

@@ -19,6 +19,7 @@ import { managementOperations } from './management.js';
 import { sseOperations } from './sse.js';
 import { taskOperations } from './tasks.js';
 import { historyOperations } from './history.js';
+import { mediaManagementOperations } from './media-management.js';
 import { filesystemOperations } from './filesystem.js';
 import { fontOperations } from './fonts.js';
 import { announcementOperations } from './announcements.js';
@@ -55,6 +56,7 @@ export * from './management.js';
 export * from './sse.js';
 export * from './tasks.js';
 export * from './history.js';
+export * from './media-management.js';
 export * from './filesystem.js';
 export * from './fonts.js';
 export * from './announcements.js';
@@ -94,6 +96,7 @@ export const operations = {
   ...sseOperations,
   ...taskOperations,
   ...historyOperations,
+  ...mediaManagementOperations,
   ...filesystemOperations,
   ...fontOperations,
   ...announcementOperations,

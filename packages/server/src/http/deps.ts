@@ -33,6 +33,7 @@ import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 import type { FileDeletion } from '../library/file-deletion.js';
 import type { DuplicatePages } from '../library/duplicate-pages.js';
 import type { History } from '../library/history.js';
+import type { MediaManagementQueries } from '../db/queries/media-management.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
@@ -83,6 +84,8 @@ export interface AppDeps {
   duplicatePages: DuplicatePages;
   /** What happened to files on disk (conversions, deletions, imports, removed pages): recorded and listed. */
   history: History;
+  /** The media management screens' lists beyond the book conditions (series without a poster). */
+  mediaManagement: MediaManagementQueries;
   /** Series and book lists, conditions and full-text search. */
   browse: Browse;
   /** Which series, books, collections and read lists a user may see (live events are narrowed by it). */

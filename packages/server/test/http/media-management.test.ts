@@ -129,3 +129,28 @@ describe('GET /api/v1/tasks/overview', () => {
     }
   });
 });
+
+describe('GET /api/v1/media-management/series-without-poster', () => {
+  it('lists the series that neither have a poster nor any book with one, for administrators only', async () => {
+    expect((await call(s, reader, 'GET', '/api/v1/media-management/series-without-poster')).status).toBe(403);
+    const titles = async () =>
+      (
+        (await call(s, admin, 'GET', '/api/v1/media-management/series-without-poster')).body as {
+          content: { metadata: { title: string } }[];
+        }
+      ).content.map((x) => x.metadata.title);
+    // Every book got its poster from the scan.
+    expect(await titles()).toEqual([]);
+
+    const db = s.app.deps.db;
+    const beta = await db.selectFrom('series').select('id').where('name', '=', 'Beta').executeTakeFirstOrThrow();
+    const betaBooks = db.selectFrom('book').select('id').where('series_id', '=', beta.id);
+    await db.updateTable('thumbnail_book').set({ selected: 0 }).where('book_id', 'in', betaBooks).execute();
+    expect(await titles()).toEqual(['Beta']);
+
+    // Analysing the series again makes its books' posters again.
+    expect((await call(s, admin, 'POST', `/api/v1/series/${beta.id}/analyze`)).status).toBe(202);
+    await idle();
+    expect(await titles()).toEqual([]);
+  });
+});

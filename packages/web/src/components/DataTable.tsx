@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useState, type ReactElement, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
@@ -30,6 +30,69 @@ export interface TableSort {
 
 /** Spring's `sort` parameter for one order. */
 export const sortParam = (s: TableSort) => `${s.property},${s.order}`;
+
+/**
+ * A table's paging, order and selection, as the screen keeps them: any change of what is listed (size, order, and
+ * the screen's own filters through `restart`) goes back to the first page, and every page change clears the selection.
+ */
+export function useTableState(defaultSort: TableSort) {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(PAGE_SIZES[0]!);
+  const [sort, setSort] = useState(defaultSort);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const restart = () => {
+    setPage(0);
+    setSelected(new Set());
+  };
+  return {
+    page,
+    size,
+    sort,
+    selected,
+    setSelected,
+    restart,
+    /** Spread into DataTable. */
+    paging: {
+      page,
+      size,
+      sort,
+      onPage: (p: number) => {
+        setPage(p);
+        setSelected(new Set());
+      },
+      onSize: (s: number) => {
+        setSize(s);
+        restart();
+      },
+      onSort: (s: TableSort) => {
+        setSort(s);
+        restart();
+      },
+    },
+  };
+}
+
+/** An icon button in a row, named for screen readers after the row's item, with its action as tooltip. */
+export function RowAction(props: {
+  title: string;
+  label: string;
+  icon: ReactElement;
+  danger?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <Tooltip title={props.title}>
+      <IconButton
+        size="small"
+        color={props.danger ? 'error' : 'default'}
+        aria-label={props.label}
+        onClick={props.onClick}
+      >
+        {props.icon}
+      </IconButton>
+    </Tooltip>
+  );
+}
 
 export interface DataColumn<T> {
   key: string;

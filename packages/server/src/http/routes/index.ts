@@ -34,6 +34,7 @@ import { metadataHandlers } from './metadata.js';
 import { fontHandlers } from './fonts.js';
 import { pageHashHandlers } from './page-hashes.js';
 import { historyHandlers } from './history.js';
+import { mediaManagementHandlers } from './media-management.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -83,6 +84,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...liveEvents.handlers,
       ...taskHandlers({ tasks: deps.tasks }),
       ...historyHandlers({ history: deps.history }),
+      ...mediaManagementHandlers({ mediaManagement: deps.mediaManagement, books: deps.books }),
       ...filesystemHandlers(),
       ...fontHandlers({ fonts: deps.fonts }),
       ...updateHandlers({ build: deps.config.build }),

@@ -8,7 +8,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
@@ -31,7 +30,7 @@ import { bookQueries } from '../../api/books';
 import { seriesQueries } from '../../api/series';
 import { historyDate, useHistory } from '../../api/history';
 import { bookPath } from '../media/bookColumns';
-import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
+import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { useDateTimeFormat, useFullScreenDialog } from '../../components/dialogs';
 
 const ICONS: Record<HistoricalEventType, ReactElement> = {
@@ -57,8 +56,6 @@ const PROPERTY_KEYS: Record<string, string> = {
   'page file size': 'pageFileSize',
   'page media type': 'pageMediaType',
 };
-
-const DEFAULT_SORT: TableSort = { property: 'timestamp', order: 'desc' };
 
 /** Where a series or book still exists: its title and page; null once it is gone (or hidden), undefined meanwhile. */
 type Resolved = { title: string; to: string } | null | undefined;
@@ -105,17 +102,15 @@ export function HistoryPage() {
   const fullScreen = useFullScreenDialog();
   const formatDate = useDateTimeFormat();
   const [types, setTypes] = useState<HistoricalEventType[]>([]);
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(20);
-  const [sort, setSort] = useState(DEFAULT_SORT);
+  const table = useTableState({ property: 'timestamp', order: 'desc' });
   const [details, setDetails] = useState<HistoricalEventDto | null>(null);
-  const history = useHistory({ page, size, sort: [sortParam(sort)], types });
+  const history = useHistory({ page: table.page, size: table.size, sort: [sortParam(table.sort)], types });
 
   const typeLabel = (type: string) => (isKnownType(type) ? t(`history.types.${type}`) : type);
   const propertyLabel = (key: string) => (key in PROPERTY_KEYS ? t(`history.properties.${PROPERTY_KEYS[key]}`) : key);
   const toggle = (type: HistoricalEventType) => {
     setTypes((current) => (current.includes(type) ? current.filter((x) => x !== type) : [...current, type]));
-    setPage(0);
+    table.restart();
   };
 
   const columns: DataColumn<HistoricalEventDto>[] = [
@@ -160,15 +155,12 @@ export function HistoryPage() {
       key: 'details',
       label: t('history.columns.details'),
       render: (e) => (
-        <Tooltip title={t('history.showDetails')}>
-          <IconButton
-            size="small"
-            aria-label={t('history.showDetailsOf', { type: typeLabel(e.type) })}
-            onClick={() => setDetails(e)}
-          >
-            <InfoOutlinedIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowAction
+          title={t('history.showDetails')}
+          label={t('history.showDetailsOf', { type: typeLabel(e.type) })}
+          icon={<InfoOutlinedIcon fontSize="small" />}
+          onClick={() => setDetails(e)}
+        />
       ),
     },
   ];
@@ -205,18 +197,7 @@ export function HistoryPage() {
         columns={columns}
         query={history}
         rowKey={(e) => e.id}
-        page={page}
-        size={size}
-        sort={sort}
-        onPage={setPage}
-        onSize={(s) => {
-          setSize(s);
-          setPage(0);
-        }}
-        onSort={(s) => {
-          setSort(s);
-          setPage(0);
-        }}
+        {...table.paging}
         empty={t('history.empty')}
       />
       <Dialog open={details !== null} onClose={() => setDetails(null)} fullScreen={fullScreen} fullWidth maxWidth="sm">

@@ -1,19 +1,15 @@
 import { useId, useState } from 'react';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useTranslation } from 'react-i18next';
 import type { BookDto } from '@quire/api';
 import { useDuplicateBooks } from '../../api/books';
-import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
+import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { useDateTimeFormat } from '../../components/dialogs';
 import { DeleteBooksDialog } from '../items/DeleteDialogs';
 import { ItemToastSlot } from '../items/toast';
 import { BookLink, FilePath, UnavailableChip, useLibraryNames } from './bookColumns';
-
-const DEFAULT_SORT: TableSort = { property: 'url', order: 'asc' };
 
 /**
  * Duplicate files (ui.md §13.6): books whose files have the same hash and size, grouped by hash (the list is always
@@ -23,14 +19,16 @@ const DEFAULT_SORT: TableSort = { property: 'url', order: 'asc' };
 export function DuplicateFilesTab() {
   const { t } = useTranslation();
   const headingId = useId();
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(20);
-  const [sort, setSort] = useState(DEFAULT_SORT);
+  const table = useTableState({ property: 'url', order: 'asc' });
   // The book stays while the dialog closes, so its text does not change under the closing animation.
   const [toDelete, setToDelete] = useState<{ book: BookDto; open: boolean } | null>(null);
   const libraryName = useLibraryNames();
   const formatDate = useDateTimeFormat();
-  const books = useDuplicateBooks({ page, size, sort: ['fileHash,asc', sortParam(sort)] });
+  const books = useDuplicateBooks({
+    page: table.page,
+    size: table.size,
+    sort: ['fileHash,asc', sortParam(table.sort)],
+  });
 
   const columns: DataColumn<BookDto>[] = [
     { key: 'book', label: t('media.columns.book'), sort: 'name', render: (b) => <BookLink book={b} /> },
@@ -54,16 +52,13 @@ export function DuplicateFilesTab() {
       key: 'actions',
       label: '',
       render: (b) => (
-        <Tooltip title={t('media.deleteFile')}>
-          <IconButton
-            size="small"
-            color="error"
-            aria-label={t('media.deleteFileOf', { name: b.metadata.title || b.name })}
-            onClick={() => setToDelete({ book: b, open: true })}
-          >
-            <DeleteIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowAction
+          title={t('media.deleteFile')}
+          label={t('media.deleteFileOf', { name: b.metadata.title || b.name })}
+          icon={<DeleteIcon fontSize="small" />}
+          danger
+          onClick={() => setToDelete({ book: b, open: true })}
+        />
       ),
     },
   ];
@@ -79,18 +74,7 @@ export function DuplicateFilesTab() {
         columns={columns}
         query={books}
         rowKey={(b) => b.id}
-        page={page}
-        size={size}
-        sort={sort}
-        onPage={setPage}
-        onSize={(s) => {
-          setSize(s);
-          setPage(0);
-        }}
-        onSort={(s) => {
-          setSort(s);
-          setPage(0);
-        }}
+        {...table.paging}
         empty={t('media.noDuplicates')}
         groupHeader={(b, previous) =>
           previous?.fileHash === b.fileHash ? null : (

@@ -1,41 +1,23 @@
 import { useId, useState } from 'react';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import FormControl from '@mui/material/FormControl';
-import IconButton from '@mui/material/IconButton';
 import InputLabel from '@mui/material/InputLabel';
 import MenuItem from '@mui/material/MenuItem';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import { useTranslation } from 'react-i18next';
 import type { BookDto, MediaStatus } from '@quire/api';
-import { allOf, fetchBookList, inLibraries, useBooks, type BookCondition } from '../../api/books';
-import { useAnalyzeBooks } from '../../api/actions';
+import { useBooks } from '../../api/books';
 import { useLibraries } from '../../api/libraries';
-import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
+import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { translateServerMessage } from '../../i18n/errorMessage';
-import { useActionErrorText } from '../items/errors';
-import { ItemToastSlot, showItemToast } from '../items/toast';
+import { ItemToastSlot } from '../items/toast';
 import { BookLink, FilePath, UnavailableChip, useLibraryNames } from './bookColumns';
-
-/** The statuses a book can need attention in (not READY), in the order the chips show them. */
-const STATUSES = ['ERROR', 'UNSUPPORTED', 'OUTDATED', 'UNKNOWN'] as const satisfies readonly MediaStatus[];
-/** ui.md §13.6: Error and Unsupported on at first. */
-const DEFAULT_STATUSES: readonly MediaStatus[] = ['ERROR', 'UNSUPPORTED'];
-
-const DEFAULT_SORT: TableSort = { property: 'media.status', order: 'asc' };
-
-/** The books the filters select: any of the statuses, in any of the libraries (all when none is chosen). */
-export function analysisCondition(statuses: readonly MediaStatus[], libraryIds: readonly string[]): BookCondition {
-  return allOf<BookCondition>([
-    { anyOf: statuses.map((value) => ({ mediaStatus: { operator: 'is' as const, value } })) },
-    inLibraries(libraryIds),
-  ])!;
-}
+import { analysisCondition, DEFAULT_STATUSES, STATUSES } from './conditions';
+import { SelectionActions, useAnalysisAction } from './useAnalysisAction';
 
 /**
  * Media analysis (ui.md §13.6): books whose media is not READY, with the analysis' error codes in the user's
@@ -47,46 +29,18 @@ export function MediaAnalysisTab() {
   const libraryLabelId = useId();
   const [statuses, setStatuses] = useState<readonly MediaStatus[]>(DEFAULT_STATUSES);
   const [libraryIds, setLibraryIds] = useState<string[]>([]);
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(20);
-  const [sort, setSort] = useState(DEFAULT_SORT);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const table = useTableState({ property: 'media.status', order: 'asc' });
   const libraries = useLibraries();
   const libraryName = useLibraryNames();
-  const analyze = useAnalyzeBooks();
-  const errorText = useActionErrorText();
   const condition = analysisCondition(statuses, libraryIds);
-  const books = useBooks({ condition, page, size, sort: [sortParam(sort)] });
+  const books = useBooks({ condition, page: table.page, size: table.size, sort: [sortParam(table.sort)] });
+  const analysis = useAnalysisAction(condition, 'media.analysisQueued', () => table.setSelected(new Set()));
 
-  /** Any change of what is listed starts again at the first page, with nothing selected. */
-  const reset = () => {
-    setPage(0);
-    setSelected(new Set());
-  };
   const toggleStatus = (status: MediaStatus) => {
     const next = statuses.includes(status) ? statuses.filter((s) => s !== status) : [...statuses, status];
     if (next.length === 0) return; // at least one status (ui.md §13.6)
     setStatuses(next);
-    reset();
-  };
-  const reanalyze = (ids: string[]) =>
-    analyze.mutate(
-      { ids },
-      {
-        onSuccess: () => {
-          showItemToast(t('media.analysisQueued', { count: ids.length }));
-          setSelected(new Set());
-        },
-        onError: (error) => showItemToast(errorText(error), 'error'),
-      },
-    );
-  const reanalyzeAll = async () => {
-    try {
-      const all = await fetchBookList({ condition, unpaged: true });
-      reanalyze(all.content.map((b) => b.id));
-    } catch (error) {
-      showItemToast(errorText(error), 'error');
-    }
+    table.restart();
   };
 
   const columns: DataColumn<BookDto>[] = [
@@ -131,24 +85,17 @@ export function MediaAnalysisTab() {
       render: (b) => b.size,
       sx: { whiteSpace: 'nowrap' },
     },
-    {
-      key: 'unavailable',
-      label: '',
-      render: (b) => <UnavailableChip book={b} label={t('media.unavailable')} />,
-    },
+    { key: 'unavailable', label: '', render: (b) => <UnavailableChip book={b} label={t('media.unavailable')} /> },
     {
       key: 'actions',
       label: '',
       render: (b) => (
-        <Tooltip title={t('media.reanalyze')}>
-          <IconButton
-            size="small"
-            aria-label={t('media.reanalyzeBook', { name: b.metadata.title || b.name })}
-            onClick={() => reanalyze([b.id])}
-          >
-            <AutorenewIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowAction
+          title={t('media.reanalyze')}
+          label={t('media.reanalyzeBook', { name: b.metadata.title || b.name })}
+          icon={<AutorenewIcon fontSize="small" />}
+          onClick={() => analysis.run([b.id])}
+        />
       ),
     },
   ];
@@ -191,7 +138,7 @@ export function MediaAnalysisTab() {
             onChange={(e) => {
               const v = e.target.value;
               setLibraryIds(typeof v === 'string' ? v.split(',') : v);
-              reset();
+              table.restart();
             }}
             input={<OutlinedInput label={t('media.libraries')} />}
             renderValue={(ids) => (
@@ -210,48 +157,24 @@ export function MediaAnalysisTab() {
           </Select>
         </FormControl>
       </Stack>
-      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-        <Button
-          variant="outlined"
-          startIcon={<AutorenewIcon />}
-          disabled={selected.size === 0 || analyze.isPending}
-          onClick={() => reanalyze([...selected])}
-        >
-          {t('media.reanalyzeSelected', { count: selected.size })}
-        </Button>
-        <Button
-          variant="outlined"
-          startIcon={<AutorenewIcon />}
-          disabled={total === 0 || analyze.isPending}
-          onClick={() => void reanalyzeAll()}
-        >
-          {t('media.reanalyzeAll', { count: total })}
-        </Button>
-      </Stack>
+      <SelectionActions
+        icon={<AutorenewIcon />}
+        selectedLabel={t('media.reanalyzeSelected', { count: table.selected.size })}
+        allLabel={t('media.reanalyzeAll', { count: total })}
+        selected={table.selected}
+        total={total}
+        action={analysis}
+      />
       <DataTable
         labelledBy={headingId}
         columns={columns}
         query={books}
         rowKey={(b) => b.id}
-        page={page}
-        size={size}
-        sort={sort}
-        onPage={(p) => {
-          setPage(p);
-          setSelected(new Set());
-        }}
-        onSize={(s) => {
-          setSize(s);
-          reset();
-        }}
-        onSort={(s) => {
-          setSort(s);
-          reset();
-        }}
+        {...table.paging}
         empty={t('media.noProblems')}
         selection={{
-          selected,
-          onChange: setSelected,
+          selected: table.selected,
+          onChange: table.setSelected,
           rowLabel: (b) => t('media.selectBook', { name: b.metadata.title || b.name }),
         }}
       />

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { renderScreen } from '../../test/render';
-import { buildAdmin, buildBook, buildLibrary, buildUser, page } from '../../test/fixtures';
+import { buildAdmin, buildBook, buildLibrary, buildSeries, buildUser, page } from '../../test/fixtures';
 import { stubFetch } from '../account/fetch-stub';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -38,7 +38,8 @@ describe('media analysis', () => {
     expect(within(row).getByRole('link', { name: 'Broken' })).toHaveAttribute('href', '/book/broken');
     expect(within(row).getByText('Comics')).toBeInTheDocument();
     expect(within(row).getByText('Error')).toBeInTheDocument();
-    const list = net.requests.find((r) => r.path === '/api/v1/books/list')!;
+    // The screen's own list (the drawer also counts the books to check, one per page).
+    const list = net.requests.find((r) => r.path === '/api/v1/books/list' && r.search.includes('sort='))!;
     expect(list.body).toEqual({
       condition: {
         anyOf: [
@@ -52,6 +53,11 @@ describe('media analysis', () => {
     await user.click(within(row).getByRole('button', { name: 'Analyze Broken again' }));
     expect(await screen.findByText('Analysis queued for 1 book')).toBeInTheDocument();
     expect(net.requests.some((r) => r.method === 'POST' && r.path === '/api/v1/books/broken/analyze')).toBe(true);
+
+    // The drawer's entry carries a dot while books need checking.
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    const entry = await screen.findByRole('link', { name: /Media management/ });
+    expect(await within(entry).findByText('1 book to check')).toBeInTheDocument();
   });
 
   it('filters by status (never none) and analyses the selected books', async () => {
@@ -87,12 +93,13 @@ describe('missing posters', () => {
     const bare = buildBook({ id: 'bare', seriesTitle: 'Alpha' }, { title: 'Bare' });
     const net = stubFetch({
       'POST /api/v1/books/list': { json: page([bare]) },
+      'GET /api/v1/media-management/series-without-poster': { json: page([]) },
       'POST /api/v1/books/bare/analyze': { status: 202 },
     });
     const { user } = screenAt('/media-management/missing-posters');
     const row = (await screen.findByRole('link', { name: 'Bare' })).closest('tr')!;
     expect(within(row).getByRole('link', { name: 'Alpha' })).toHaveAttribute('href', '/series/series-1');
-    expect(net.requests[0]!.body).toEqual({
+    expect(net.requests.find((r) => r.path === '/api/v1/books/list')!.body).toEqual({
       condition: {
         allOf: [
           { mediaStatus: { operator: 'is', value: 'READY' } },
@@ -102,6 +109,21 @@ describe('missing posters', () => {
     });
     await user.click(within(row).getByRole('button', { name: 'Make the poster of Bare again' }));
     expect(await screen.findByText('Poster requested for 1 book')).toBeInTheDocument();
+  });
+
+  it('lists series without any poster and analyses one again', async () => {
+    const bleak = buildSeries({ id: 'bleak' }, { title: 'Bleak' });
+    const net = stubFetch({
+      'POST /api/v1/books/list': { json: page([]) },
+      'GET /api/v1/media-management/series-without-poster': { json: page([bleak]) },
+      'POST /api/v1/series/bleak/analyze': { status: 202 },
+    });
+    const { user } = screenAt('/media-management/missing-posters');
+    expect(await screen.findByText('Every readable book has a poster.')).toBeInTheDocument();
+    const row = (await screen.findByRole('link', { name: 'Bleak' })).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Make the poster of Bleak again' }));
+    expect(await screen.findByText('Posters requested for the books of Bleak')).toBeInTheDocument();
+    expect(net.requests.some((r) => r.method === 'POST' && r.path === '/api/v1/series/bleak/analyze')).toBe(true);
   });
 });
 

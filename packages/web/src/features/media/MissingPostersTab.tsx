@@ -1,18 +1,19 @@
-import { useId, useState } from 'react';
-import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
+import { useId } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ImageIcon from '@mui/icons-material/Image';
 import { useTranslation } from 'react-i18next';
-import type { BookDto } from '@quire/api';
-import { fetchBookList, useBooks, type BookCondition } from '../../api/books';
-import { useAnalyzeBooks } from '../../api/actions';
-import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
+import type { BookDto, SeriesDto } from '@quire/api';
+import { useBooks, type BookCondition } from '../../api/books';
+import { useAnalyzeSeries } from '../../api/actions';
+import { useSeriesWithoutPoster } from '../../api/series';
+import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { useActionErrorText } from '../items/errors';
 import { ItemToastSlot, showItemToast } from '../items/toast';
 import { BookLink, FilePath, SeriesLink, UnavailableChip } from './bookColumns';
+import { SelectionActions, useAnalysisAction } from './useAnalysisAction';
 
 /** ui.md §13.6: readable books with no selected poster. */
 export const MISSING_POSTERS: BookCondition = {
@@ -22,46 +23,31 @@ export const MISSING_POSTERS: BookCondition = {
   ],
 };
 
-const DEFAULT_SORT: TableSort = { property: 'name', order: 'asc' };
-
 /**
- * Missing posters (ui.md §13.6): readable books without a poster. Regenerating one analyses its book again, which
- * makes its poster from the first page that decodes.
+ * Missing posters (ui.md §13.6): readable books without a poster, then series with no poster at all. Regenerating
+ * one analyses the book (or every book of the series) again, which makes its poster from the first page that decodes.
  */
 export function MissingPostersTab() {
+  return (
+    <Stack spacing={4}>
+      <ItemToastSlot />
+      <BooksWithoutPoster />
+      <SeriesWithoutPoster />
+    </Stack>
+  );
+}
+
+function BooksWithoutPoster() {
   const { t } = useTranslation();
   const headingId = useId();
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(20);
-  const [sort, setSort] = useState(DEFAULT_SORT);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const analyze = useAnalyzeBooks();
-  const errorText = useActionErrorText();
-  const books = useBooks({ condition: MISSING_POSTERS, page, size, sort: [sortParam(sort)] });
-
-  const regenerate = (ids: string[]) =>
-    analyze.mutate(
-      { ids },
-      {
-        onSuccess: () => {
-          showItemToast(t('media.postersQueued', { count: ids.length }));
-          setSelected(new Set());
-        },
-        onError: (error) => showItemToast(errorText(error), 'error'),
-      },
-    );
-  const regenerateAll = async () => {
-    try {
-      const all = await fetchBookList({ condition: MISSING_POSTERS, unpaged: true });
-      regenerate(all.content.map((b) => b.id));
-    } catch (error) {
-      showItemToast(errorText(error), 'error');
-    }
-  };
-  const restart = () => {
-    setPage(0);
-    setSelected(new Set());
-  };
+  const table = useTableState({ property: 'name', order: 'asc' });
+  const books = useBooks({
+    condition: MISSING_POSTERS,
+    page: table.page,
+    size: table.size,
+    sort: [sortParam(table.sort)],
+  });
+  const posters = useAnalysisAction(MISSING_POSTERS, 'media.postersQueued', () => table.setSelected(new Set()));
 
   const columns: DataColumn<BookDto>[] = [
     { key: 'series', label: t('media.columns.series'), render: (b) => <SeriesLink book={b} /> },
@@ -84,15 +70,12 @@ export function MissingPostersTab() {
       key: 'actions',
       label: '',
       render: (b) => (
-        <Tooltip title={t('media.regeneratePoster')}>
-          <IconButton
-            size="small"
-            aria-label={t('media.regeneratePosterOf', { name: b.metadata.title || b.name })}
-            onClick={() => regenerate([b.id])}
-          >
-            <ImageIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <RowAction
+          title={t('media.regeneratePoster')}
+          label={t('media.regeneratePosterOf', { name: b.metadata.title || b.name })}
+          icon={<ImageIcon fontSize="small" />}
+          onClick={() => posters.run([b.id])}
+        />
       ),
     },
   ];
@@ -100,54 +83,87 @@ export function MissingPostersTab() {
 
   return (
     <Stack spacing={2}>
-      <ItemToastSlot />
       <Typography id={headingId} variant="h6" component="h2">
         {t('media.missingPostersHeading')}
       </Typography>
-      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-        <Button
-          variant="outlined"
-          startIcon={<ImageIcon />}
-          disabled={selected.size === 0 || analyze.isPending}
-          onClick={() => regenerate([...selected])}
-        >
-          {t('media.regenerateSelected', { count: selected.size })}
-        </Button>
-        <Button
-          variant="outlined"
-          startIcon={<ImageIcon />}
-          disabled={total === 0 || analyze.isPending}
-          onClick={() => void regenerateAll()}
-        >
-          {t('media.regenerateAll', { count: total })}
-        </Button>
-      </Stack>
+      <SelectionActions
+        icon={<ImageIcon />}
+        selectedLabel={t('media.regenerateSelected', { count: table.selected.size })}
+        allLabel={t('media.regenerateAll', { count: total })}
+        selected={table.selected}
+        total={total}
+        action={posters}
+      />
       <DataTable
         labelledBy={headingId}
         columns={columns}
         query={books}
         rowKey={(b) => b.id}
-        page={page}
-        size={size}
-        sort={sort}
-        onPage={(p) => {
-          setPage(p);
-          setSelected(new Set());
-        }}
-        onSize={(s) => {
-          setSize(s);
-          restart();
-        }}
-        onSort={(s) => {
-          setSort(s);
-          restart();
-        }}
+        {...table.paging}
         empty={t('media.noMissingPosters')}
         selection={{
-          selected,
-          onChange: setSelected,
+          selected: table.selected,
+          onChange: table.setSelected,
           rowLabel: (b) => t('media.selectBook', { name: b.metadata.title || b.name }),
         }}
+      />
+    </Stack>
+  );
+}
+
+function SeriesWithoutPoster() {
+  const { t } = useTranslation();
+  const headingId = useId();
+  // The server orders these by title; the table offers no other order.
+  const table = useTableState({ property: 'title', order: 'asc' });
+  const analyze = useAnalyzeSeries();
+  const errorText = useActionErrorText();
+  const series = useSeriesWithoutPoster({ page: table.page, size: table.size });
+  const regenerate = (s: SeriesDto) =>
+    analyze.mutate(
+      { ids: [s.id] },
+      {
+        onSuccess: () => showItemToast(t('media.seriesPostersQueued', { name: s.metadata.title })),
+        onError: (error) => showItemToast(errorText(error), 'error'),
+      },
+    );
+  const columns: DataColumn<SeriesDto>[] = [
+    {
+      key: 'series',
+      label: t('media.columns.series'),
+      render: (s) => (
+        <Link component={RouterLink} to={`/${s.oneshot ? 'oneshot' : 'series'}/${s.id}`}>
+          {s.metadata.title}
+        </Link>
+      ),
+    },
+    { key: 'books', label: t('media.columns.books'), render: (s) => s.booksCount },
+    { key: 'url', label: t('media.columns.url'), render: (s) => <FilePath path={s.url} />, sx: { minWidth: 200 } },
+    {
+      key: 'actions',
+      label: '',
+      render: (s) => (
+        <RowAction
+          title={t('media.regeneratePoster')}
+          label={t('media.regeneratePosterOf', { name: s.metadata.title })}
+          icon={<ImageIcon fontSize="small" />}
+          onClick={() => regenerate(s)}
+        />
+      ),
+    },
+  ];
+  return (
+    <Stack spacing={2}>
+      <Typography id={headingId} variant="h6" component="h2">
+        {t('media.seriesWithoutPosterHeading')}
+      </Typography>
+      <DataTable
+        labelledBy={headingId}
+        columns={columns}
+        query={series}
+        rowKey={(s) => s.id}
+        {...table.paging}
+        empty={t('media.noSeriesWithoutPoster')}
       />
     </Stack>
   );
