@@ -50,24 +50,14 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
       await nav.getByRole('link', { name: 'Users' }).waitFor();
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
       expect(hrefs).toContain('/settings/users');
-      for (const unbuilt of [
-        '/history',
-        '/settings/metrics',
-        '/settings/announcements',
-        '/media-management',
-        '/import',
-      ])
+      for (const unbuilt of ['/settings/metrics', '/settings/announcements', '/import'])
         expect(hrefs.filter((h) => h.startsWith(unbuilt))).toEqual([]);
-      for (const label of ['History', 'Metrics', 'Announcements', 'Media', 'Import', 'Duplicate'])
+      for (const label of ['Metrics', 'Announcements', 'Import'])
         expect(await nav.getByText(label).count(), label).toBe(0);
 
       for (const path of [
-        '/history',
         '/settings/metrics',
         '/settings/announcements',
-        '/media-management',
-        '/media-management/analysis',
-        '/media-management/duplicate-pages/known',
         '/import',
         '/import/books',
         '/import/readlist',

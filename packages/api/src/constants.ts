@@ -11,5 +11,21 @@ export type SeriesStatus = (typeof SERIES_STATUSES)[number];
 export const READING_DIRECTIONS = ['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT', 'VERTICAL', 'WEBTOON'] as const;
 export type ReadingDirection = (typeof READING_DIRECTIONS)[number];
 
+/** Event types of the history (spec.md §3, engine.md §11.5). */
+export const HISTORICAL_EVENT_TYPES = [
+  'BookConverted',
+  'BookFileDeleted',
+  'BookImported',
+  'DuplicatePageDeleted',
+  'SeriesFolderDeleted',
+] as const;
+export type HistoricalEventType = (typeof HISTORICAL_EVENT_TYPES)[number];
+
 /** Largest poster upload accepted; bigger files are refused with 400. */
 export const MAX_THUMBNAIL_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** What an administrator decided for a duplicate page (engine.md §5.4). */
+export const PAGE_HASH_ACTIONS = ['DELETE_AUTO', 'DELETE_MANUAL', 'IGNORE'] as const;
+export type PageHashAction = (typeof PAGE_HASH_ACTIONS)[number];
+/** Default page size of the new-duplicates list (spec.md §9). */
+export const NEW_DUPLICATES_PAGE_SIZE = 10;

@@ -15,3 +15,6 @@ export * from './referential.js';
 export * from './metadata.js';
 export * from './search.js';
 export * from './updates.js';
+export * from './page-hashes.js';
+export * from './history.js';
+export * from './tasks.js';

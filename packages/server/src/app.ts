@@ -41,9 +41,13 @@ import { ReferentialQueries } from './db/queries/referential.js';
 import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
+import { History } from './library/history.js';
+import { MediaManagementQueries } from './db/queries/media-management.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
 import { MetadataRefresh } from './metadata/metadata-refresh.js';
 import { MetadataEditing } from './metadata/metadata-editing.js';
+import { DuplicatePages } from './library/duplicate-pages.js';
+import { BookPageEditor } from './library/book-page-editor.js';
 
 export interface QuireApp {
   http: FastifyInstance;
@@ -170,6 +174,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     events,
     profileOf: mediaProfileOf,
   });
+  // What happened to files on disk: the use cases that change files record it, GET /api/v1/history lists it.
+  const history = new History({ history: repos.history, logger });
   const fileDeletion = new FileDeletion({
     uow,
     libraries: libraryRepository,
@@ -178,6 +184,19 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     thumbnails: repos.thumbnails,
     events,
     tasks,
+    history,
+    logger,
+  });
+  const pageHashes = repos.pageHashes;
+  const duplicatePages = new DuplicatePages({ pageHashes, books: books.queries, pages: books.pages, tasks });
+  const pageEditor = new BookPageEditor({
+    media,
+    books: bookRepository,
+    pageHashes,
+    analyzer: books.analyzer,
+    history,
+    events,
+    files,
     logger,
   });
   // Lists and search; search documents follow changes in the background, and are brought up to date before a query.
@@ -196,11 +215,14 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
         analyzer: books.analyzer,
         events,
         files,
+        history,
       }),
       scanner,
       trash,
       thumbnails,
       deletion: fileDeletion,
+      duplicatePages,
+      pageEditor,
       collections,
       metadata: metadataRefresh,
     }),
@@ -259,6 +281,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     visibility: new VisibilityQueries(db),
     metadata,
     fileDeletion,
+    duplicatePages,
+    history,
+    mediaManagement: new MediaManagementQueries(db),
     logger,
     shutdown: () => {
       if (shuttingDown) return;

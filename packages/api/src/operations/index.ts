@@ -18,6 +18,8 @@ import { clientSettingsOperations } from './client-settings.js';
 import { managementOperations } from './management.js';
 import { sseOperations } from './sse.js';
 import { taskOperations } from './tasks.js';
+import { historyOperations } from './history.js';
+import { mediaManagementOperations } from './media-management.js';
 import { filesystemOperations } from './filesystem.js';
 import { fontOperations } from './fonts.js';
 import { announcementOperations } from './announcements.js';
@@ -29,6 +31,7 @@ import { readListOperations } from './readlists.js';
 import { readListPosterOperations } from './readlist-posters.js';
 import { readListBookOperations } from './readlist-books.js';
 import { referentialOperations } from './referential.js';
+import { pageHashOperations } from './page-hashes.js';
 import type { Operation } from './operation.js';
 
 export * from './operation.js';
@@ -52,6 +55,8 @@ export * from './client-settings.js';
 export * from './management.js';
 export * from './sse.js';
 export * from './tasks.js';
+export * from './history.js';
+export * from './media-management.js';
 export * from './filesystem.js';
 export * from './fonts.js';
 export * from './announcements.js';
@@ -63,6 +68,7 @@ export * from './readlists.js';
 export * from './readlist-posters.js';
 export * from './readlist-books.js';
 export * from './referential.js';
+export * from './page-hashes.js';
 
 /**
  * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
@@ -89,6 +95,8 @@ export const operations = {
   ...managementOperations,
   ...sseOperations,
   ...taskOperations,
+  ...historyOperations,
+  ...mediaManagementOperations,
   ...filesystemOperations,
   ...fontOperations,
   ...announcementOperations,
@@ -100,6 +108,7 @@ export const operations = {
   ...readListPosterOperations,
   ...readListBookOperations,
   ...referentialOperations,
+  ...pageHashOperations,
 } satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

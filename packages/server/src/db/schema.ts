@@ -223,6 +223,23 @@ export interface MediaPageTable {
   file_size: number | null;
 }
 
+/** A page hash an administrator decided on (engine.md §5.4). */
+export interface PageHashTable {
+  hash: string;
+  size: number | null;
+  action: string;
+  delete_count: Generated<number>;
+  created_date: string;
+  last_modified_date: string;
+}
+
+/** How many pages hold a non-blank hash; kept by triggers on media_page (migration 0011). */
+export interface PageHashCountTable {
+  hash: string;
+  file_size: number | null;
+  match_count: number;
+}
+
 export interface MediaFileTable {
   book_id: string;
   file_name: string;
@@ -352,6 +369,17 @@ export interface ReadProgressSeriesTable {
   most_recent_read_date: string;
 }
 
+export interface HistoricalEventTable {
+  id: string;
+  type: string;
+  book_id: string | null;
+  series_id: string | null;
+  library_id: string | null;
+  timestamp: string;
+  /** JSON object of strings. */
+  properties: string;
+}
+
 export interface DB {
   user: UserTable;
   user_role: UserRoleTable;
@@ -399,6 +427,10 @@ export interface DB {
   series_search: SeriesSearchTable;
   book_search: BookSearchTable;
   read_progress_series: ReadProgressSeriesTable;
+  historical_event: HistoricalEventTable;
+  page_hash: PageHashTable;
+  page_hash_thumbnail: { hash: string; thumbnail: Uint8Array };
+  page_hash_count: PageHashCountTable;
 }
 
 export type { Generated };

@@ -18,6 +18,8 @@ import { KyselySessionRepository } from './repositories/sessions.js';
 import { KyselySidecarRepository } from './repositories/sidecars.js';
 import { KyselyThumbnailRepository } from './repositories/thumbnails.js';
 import { KyselyUserRepository } from './repositories/users.js';
+import { KyselyHistoryRepository } from './repositories/history.js';
+import { KyselyPageHashRepository } from './repositories/page-hashes.js';
 
 /** Every repository on one connection: the database (each statement its own transaction) or one transaction. */
 export function createRepositories(db: Db): Repositories {
@@ -40,6 +42,8 @@ export function createRepositories(db: Db): Repositories {
     rememberMeTokens: new KyselyRememberMeTokenRepository(db),
     clientSettings: new KyselyClientSettingsRepository(db),
     serverSettings: createServerSettingsRepository(db),
+    history: new KyselyHistoryRepository(db),
+    pageHashes: new KyselyPageHashRepository(db),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { HistoryRepository } from './history.js';
+import type { PageHashRepository } from './page-hashes.js';
 import type {
   ActivityPageRequest,
   SessionCutoffs,
@@ -599,6 +601,8 @@ export interface Repositories {
   rememberMeTokens: RememberMeTokenRepository;
   clientSettings: ClientSettingsRepository;
   serverSettings: ServerSettingsRepository;
+  history: HistoryRepository;
+  pageHashes: PageHashRepository;
 }
 
 /**

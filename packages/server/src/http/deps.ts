@@ -7,7 +7,7 @@ import type { Accounts } from '../accounts/index.js';
 import type { ClientSettings } from '../settings/client-settings.js';
 import type { ServerSettingsService } from '../settings/settings-service.js';
 import type { Fonts } from '../fonts/fonts.js';
-import type { TaskCancellation, TaskEmitter } from '../tasks/emitter.js';
+import type { TaskCancellation, TaskEmitter, TaskInspection } from '../tasks/emitter.js';
 import type { BookRepository, LibraryRepository, MediaRepository, SeriesRepository } from '../domain/ports.js';
 import type { LibraryLifecycle } from '../library/library-lifecycle.js';
 import type { LibraryScanner } from '../library/library-scanner.js';
@@ -28,6 +28,9 @@ import type { VisibilityQueries } from '../db/queries/visibility.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
 import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 import type { FileDeletion } from '../library/file-deletion.js';
+import type { DuplicatePages } from '../library/duplicate-pages.js';
+import type { History } from '../library/history.js';
+import type { MediaManagementQueries } from '../db/queries/media-management.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
@@ -36,7 +39,7 @@ export interface AppDeps {
   events: EventBus;
   settings: SettingsStore;
   accounts: Accounts;
-  tasks: TaskEmitter & TaskCancellation;
+  tasks: TaskEmitter & TaskCancellation & TaskInspection;
   clientSettings: ClientSettings;
   /** Server settings as the administrator sees and changes them. */
   serverSettings: ServerSettingsService;
@@ -74,6 +77,12 @@ export interface AppDeps {
   metadata: { editing: MetadataEditing; refresh: MetadataRefresh };
   /** Deleting book and series files on disk (queued as tasks). */
   fileDeletion: FileDeletion;
+  /** Duplicate pages: known and unknown page hashes, and the removals they ask for (queued as tasks). */
+  duplicatePages: DuplicatePages;
+  /** What happened to files on disk (conversions, deletions, imports, removed pages): recorded and listed. */
+  history: History;
+  /** The media management screens' lists beyond the book conditions (series without a poster). */
+  mediaManagement: MediaManagementQueries;
   /** Series and book lists, conditions and full-text search. */
   browse: Browse;
   /** Which series, books, collections and read lists a user may see (live events are narrowed by it). */

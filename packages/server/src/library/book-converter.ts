@@ -11,6 +11,8 @@ import type { BookAnalyzer } from './book-analyzer.js';
 import { fileUrl, updatedTime } from './file-system-scanner.js';
 import type { LibraryFiles } from './library-files.js';
 import { loadZipJs } from '../media/zip-writer.js';
+import { bookConverted, bookFileDeleted, DELETION_REASONS } from '../domain/history.js';
+import type { HistoryRecorder } from './history.js';
 
 /** Why a conversion or repair did not happen; the task logs it. */
 export class ConversionError extends Error {
@@ -42,6 +44,7 @@ export class BookConverter {
       analyzer: Pick<BookAnalyzer, 'analyze'>;
       events: EventBus;
       files: LibraryFiles;
+      history: HistoryRecorder;
       now?: () => Date;
     },
   ) {}
@@ -106,6 +109,9 @@ export class BookConverter {
       if (await exists(source)) await rm(target, { force: true });
       throw e;
     }
+    const ref = { bookId, seriesId: t.seriesId, libraryId: t.libraryId };
+    await this.d.history.record(bookFileDeleted(ref, source, DELETION_REASONS.afterConversion));
+    await this.d.history.record(bookConverted(ref, target, source));
     this.d.events.emit({ type: 'BookChanged', data: { bookId, seriesId: t.seriesId, libraryId: t.libraryId } });
     return true;
   }
@@ -157,7 +163,7 @@ export class BookConverter {
 }
 
 /** A stored ZIP of the given entries of an archive, read one at a time (never the whole archive in memory). */
-async function writeCbz(source: string, mediaType: string, entries: readonly string[], target: string) {
+export async function writeCbz(source: string, mediaType: string, entries: readonly string[], target: string) {
   const reader = readerFor(mediaType);
   if (!reader) throw new ConversionError(`No reader for ${mediaType}`);
   const { Uint8ArrayReader, ZipWriter } = await loadZipJs();

@@ -145,6 +145,15 @@ export class BookPages {
     return this.entryStream(book, page, opts.signal);
   }
 
+  /**
+   * `use` with page `number`'s bytes in memory (a PDF page rendered), counted against the buffer budget until `use`
+   * is done: for work on the image itself, such as a duplicate page's thumbnail.
+   */
+  async withPageBytes<T>(book: BookFileView, number: number, use: (content: Content) => Promise<T>): Promise<T> {
+    if (mediaProfileOf(book.media.mediaType) === 'PDF') return use((await this.page(book, number)) as Content);
+    return this.inMemory(book, await this.pageRow(book, number), use);
+  }
+
   /** Longest edge 300 px, JPEG. */
   async thumbnail(book: BookFileView, number: number, opts: { signal?: AbortSignal } = {}): Promise<Content> {
     if (mediaProfileOf(book.media.mediaType) === 'PDF') {

@@ -21,6 +21,8 @@ import type { EventBus } from '../events/bus.js';
 import { PRIORITY } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { isInside } from './library-files.js';
+import { bookFileDeleted, DELETION_REASONS, seriesFolderDeleted } from '../domain/history.js';
+import type { HistoryRecorder } from './history.js';
 
 export interface FileDeletionLogger {
   info(obj: object, msg: string): void;
@@ -35,6 +37,7 @@ export interface FileDeletionDeps {
   thumbnails: Pick<ThumbnailRepository, 'findAllByOwner'>;
   events: EventBus;
   tasks: TaskEmitter;
+  history: HistoryRecorder;
   logger: FileDeletionLogger;
   now?: () => Date;
 }
@@ -143,7 +146,8 @@ export class FileDeletion {
       else if (await exists(pathOf(book.url))) remaining++;
     }
     await this.removeSidecarPosters('series', seriesId, root);
-    if ((await stat(folder).catch(() => null))?.isDirectory()) await this.removeIfEmpty(folder, root);
+    if ((await stat(folder).catch(() => null))?.isDirectory())
+      await this.removeIfEmpty(folder, root, { seriesId, libraryId: series.libraryId });
 
     const now = this.now();
     const trashSeries = remaining === 0 && !series.deletedDate;
@@ -186,9 +190,12 @@ export class FileDeletion {
       this.d.logger.warn({ bookId: book.id, path: file, err }, 'Book file could not be deleted');
       return false;
     }
-    this.d.logger.info({ bookId: book.id, path: file, reason: 'File was deleted by user request' }, 'BookFileDeleted');
+    const reason = DELETION_REASONS.byUser;
+    this.d.logger.info({ bookId: book.id, path: file, reason }, 'BookFileDeleted');
+    const ref = { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId };
+    await this.d.history.record(bookFileDeleted(ref, file, reason));
     await this.removeSidecarPosters('book', book.id, root);
-    await this.removeIfEmpty(dirname(file), root, book.seriesId);
+    await this.removeIfEmpty(dirname(file), root, { seriesId: book.seriesId, libraryId: book.libraryId });
     return true;
   }
 
@@ -207,16 +214,18 @@ export class FileDeletion {
     }
   }
 
-  /** Removes `folder` when it is empty and strictly inside the root. */
-  private async removeIfEmpty(folder: string, root: Root, seriesId?: string): Promise<void> {
+  /** Removes `folder` (of that series) when it is empty and strictly inside the root. */
+  private async removeIfEmpty(
+    folder: string,
+    root: Root,
+    series: { seriesId: string; libraryId: string },
+  ): Promise<void> {
     if (!(await root.contains(folder))) return;
     try {
       if ((await readdir(folder)).length > 0) return;
       await rmdir(folder);
-      this.d.logger.info(
-        { seriesId, path: folder, reason: 'Folder was deleted because it was empty' },
-        'SeriesFolderDeleted',
-      );
+      this.d.logger.info({ ...series, path: folder, reason: DELETION_REASONS.emptyFolder }, 'SeriesFolderDeleted');
+      await this.d.history.record(seriesFolderDeleted(series, folder));
     } catch (err) {
       this.d.logger.warn({ path: folder, err }, 'Empty folder could not be deleted');
     }

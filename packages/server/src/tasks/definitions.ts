@@ -1,6 +1,8 @@
+import type { PageToRemove } from '../domain/page-hashes.js';
+
 /**
  * Task definitions (engine.md §8, appendix B): plain data, one variant per Komga task type that Quire queues
- * (Komga's others, such as ImportBook or RemoveHashedPages, arrive with the issue that queues them; a stored row of
+ * (Komga's others, such as ImportBook, arrive with the issue that queues them; a stored row of
  * a kind this version lacks is dropped by the queue). The `kind` is Komga's simple type name, which is also the
  * `countByType` key of the SSE `TaskQueueStatus` event and the `type` tag of the task metrics (api.md §6, §9.1).
  *
@@ -33,6 +35,7 @@ export type Task =
   | { kind: 'ScanLibrary'; libraryId: string; deep: boolean }
   | { kind: 'FindBooksToConvert'; libraryId: string }
   | { kind: 'FindBooksWithMissingPageHash'; libraryId: string }
+  | { kind: 'FindDuplicatePagesToDelete'; libraryId: string }
   | { kind: 'EmptyTrash'; libraryId: string }
   | { kind: 'AnalyzeBook'; bookId: string; seriesId: string }
   | { kind: 'GenerateBookThumbnail'; bookId: string }
@@ -46,6 +49,7 @@ export type Task =
   | { kind: 'RefreshSeriesLocalArtwork'; seriesId: string }
   | { kind: 'ConvertBook'; bookId: string; seriesId: string }
   | { kind: 'RepairExtension'; bookId: string; seriesId: string }
+  | { kind: 'RemoveHashedPages'; bookId: string; seriesId: string; pages: PageToRemove[] }
   | { kind: 'DeleteBook'; bookId: string }
   | { kind: 'DeleteSeries'; seriesId: string }
   | { kind: 'FindBookThumbnailsToRegenerate'; forBiggerResultOnly: boolean };
@@ -63,6 +67,7 @@ const RULES: { [K in TaskKind]: Rule<K> } = {
   ScanLibrary: { uniqueId: (t) => `SCAN_LIBRARY_${t.libraryId}_DEEP_${t.deep}` },
   FindBooksToConvert: { uniqueId: (t) => `FIND_BOOKS_TO_CONVERT_${t.libraryId}` },
   FindBooksWithMissingPageHash: { uniqueId: (t) => `FIND_BOOKS_WITH_MISSING_PAGE_HASH_${t.libraryId}` },
+  FindDuplicatePagesToDelete: { uniqueId: (t) => `FIND_DUPLICATE_PAGES_TO_DELETE_${t.libraryId}` },
   EmptyTrash: { uniqueId: (t) => `EMPTY_TRASH_${t.libraryId}` },
   AnalyzeBook: { uniqueId: (t) => `ANALYZE_BOOK_${t.bookId}`, groupId: (t) => t.seriesId },
   GenerateBookThumbnail: { uniqueId: (t) => `GENERATE_BOOK_THUMBNAIL_${t.bookId}` },
@@ -76,6 +81,17 @@ const RULES: { [K in TaskKind]: Rule<K> } = {
   RefreshSeriesLocalArtwork: { uniqueId: (t) => `REFRESH_SERIES_LOCAL_ARTWORK_${t.seriesId}` },
   ConvertBook: { uniqueId: (t) => `CONVERT_BOOK_${t.bookId}`, groupId: (t) => t.seriesId },
   RepairExtension: { uniqueId: (t) => `REPAIR_EXTENSION_${t.bookId}`, groupId: (t) => t.seriesId },
+  // Quire: the removed pages are part of the id, so that asking for a second page of a book while the first
+  // removal waits queues both (Komga's id is the book's alone: the second request replaced the first). The
+  // series group keeps them, and the book's analysis, from rewriting one file at the same time.
+  RemoveHashedPages: {
+    uniqueId: (t) =>
+      `REMOVE_HASHED_PAGES_${t.bookId}_${t.pages
+        .map((p) => `${p.hash}:${p.fileName}`)
+        .sort()
+        .join('|')}`,
+    groupId: (t) => t.seriesId,
+  },
   DeleteBook: { uniqueId: (t) => `DELETE_BOOK_${t.bookId}` },
   DeleteSeries: { uniqueId: (t) => `DELETE_SERIES_${t.seriesId}` },
   FindBookThumbnailsToRegenerate: { uniqueId: () => 'FIND_BOOK_THUMBNAILS_TO_REGENERATE' },

@@ -16,3 +16,15 @@ export interface TaskCancellation {
   /** Removes every task not yet taken (and pending re-runs); returns how many. */
   cancelQueued(): Promise<number>;
 }
+
+/** Queued and running tasks per kind, for the administrators' task view (`GET /api/v1/tasks/overview`). */
+export interface TaskOverview {
+  queued: number;
+  running: number;
+  byType: { type: string; queued: number; running: number }[];
+}
+
+/** Looking at the queue without changing it, the third port routes see. */
+export interface TaskInspection {
+  overview(): Promise<TaskOverview>;
+}

@@ -7,6 +7,8 @@ import type { LibraryScanner } from '../library/library-scanner.js';
 import type { Trash } from '../library/trash.js';
 import type { Thumbnails } from '../library/thumbnails.js';
 import type { FileDeletion } from '../library/file-deletion.js';
+import type { BookPageEditor } from '../library/book-page-editor.js';
+import type { DuplicatePages } from '../library/duplicate-pages.js';
 import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 
 /** What the worker pool logs through; a pino logger fits. */
@@ -54,6 +56,10 @@ export interface TaskServices {
     Thumbnails,
     'generateForBook' | 'booksToRegenerate' | 'refreshBookLocalArtwork' | 'refreshSeriesLocalArtwork'
   >;
+  /** FindDuplicatePagesToDelete. */
+  duplicatePages: Pick<DuplicatePages, 'autoDeletions'>;
+  /** RemoveHashedPages. */
+  pageEditor: Pick<BookPageEditor, 'removeHashedPages'>;
   /** DeleteBook, DeleteSeries. */
   deletion: Pick<FileDeletion, 'deleteBook' | 'deleteSeries'>;
   /** After ScanLibrary and EmptyTrash: empty collections and read lists go (engine.md §12.3). */
@@ -68,6 +74,7 @@ export interface TaskServices {
  */
 export function createHandlers(services: TaskServices): Handlers {
   const { analyzer, hasher, converter, scanner, trash, thumbnails, deletion, collections, metadata } = services;
+  const { duplicatePages, pageEditor } = services;
   return {
     // engine.md §8.3: the scan queues its own refreshes; then analysis of new/changed books and hashing.
     ScanLibrary: async (task, ctx) => {
@@ -84,6 +91,7 @@ export function createHandlers(services: TaskServices): Handlers {
       const lowest: Task[] = [
         ...(outcome.convertToCbz ? [{ kind: 'FindBooksToConvert' as const, libraryId: task.libraryId }] : []),
         ...(outcome.hashPages ? [{ kind: 'FindBooksWithMissingPageHash' as const, libraryId: task.libraryId }] : []),
+        { kind: 'FindDuplicatePagesToDelete', libraryId: task.libraryId },
         ...outcome.booksToHash.map((bookId): Task => ({ kind: 'HashBook', bookId })),
         ...outcome.booksToHashKoreader.map((bookId): Task => ({ kind: 'HashBookKoreader', bookId })),
       ];
@@ -130,6 +138,14 @@ export function createHandlers(services: TaskServices): Handlers {
       );
     },
     ConvertBook: async (task) => void (await converter.convertToCbz(task.bookId)),
+    // engine.md §8.3: one removal per book at priority + 1; each asks for a new poster when page 1 went (+ 1).
+    FindDuplicatePagesToDelete: async (task, ctx) => {
+      await ctx.submit(await duplicatePages.autoDeletions(task.libraryId), ctx.priority + 1);
+    },
+    RemoveHashedPages: async (task, ctx) => {
+      const outcome = await pageEditor.removeHashedPages(task.bookId, task.pages);
+      await ctx.submit(outcome.next, ctx.priority + 1);
+    },
     RepairExtension: async (task) => void (await converter.repairExtension(task.bookId)),
     DeleteBook: (task) => deletion.deleteBook(task.bookId),
     DeleteSeries: (task) => deletion.deleteSeries(task.seriesId),

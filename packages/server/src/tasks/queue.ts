@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Db } from '../db/database.js';
 import { TaskRepository } from '../db/repositories/tasks.js';
 import { PRIORITY, groupIdOf, isTaskKind, uniqueIdOf, type Priority, type Task } from './definitions.js';
-import type { TaskCancellation, TaskEmitter } from './emitter.js';
+import type { TaskCancellation, TaskEmitter, TaskInspection } from './emitter.js';
 import type { TaskLogger } from './handlers.js';
 
 /** A task taken by a runner. */
@@ -26,7 +26,7 @@ export type QueueChange = 'submitted' | 'done' | 'cancelled' | 'reclaimed';
  * The persistent task queue (engine.md §8.1). Behind an interface so that a PostgreSQL job table can
  * replace the SQL implementation; the semantics below are the contract.
  */
-export interface TaskQueue extends TaskEmitter, TaskCancellation {
+export interface TaskQueue extends TaskEmitter, TaskCancellation, TaskInspection {
   /**
    * Queues tasks; a task whose unique id is already queued is updated in place (priority, group, payload)
    * and moves to the back of its priority. A task submitted while it is running is run once more after
@@ -129,6 +129,19 @@ export function createTaskQueue(db: Db, opts: TaskQueueOptions): TaskQueue {
         count += n;
       }
       return { count, countByType };
+    },
+
+    async overview() {
+      const byType = (await repository.countByKindAndState()).map(({ kind, queued, running }) => ({
+        type: kind,
+        queued,
+        running,
+      }));
+      return {
+        queued: byType.reduce((n, t) => n + t.queued, 0),
+        running: byType.reduce((n, t) => n + t.running, 0),
+        byType,
+      };
     },
 
     onChange(listener) {

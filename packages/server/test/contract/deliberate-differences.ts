@@ -54,6 +54,10 @@ const pageNumbering = {
 };
 
 export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
+  getHistoricalEvents: {
+    'parameter query type: extra':
+      'Quire addition: the history screen filters by event type, which must be done by the server for paging to hold',
+  },
   claimServer: {
     'parameter header x-komga-email: required false': CLAIM_HEADER,
     'parameter header x-komga-password: required false': CLAIM_HEADER,

@@ -8,6 +8,23 @@ const spec = JSON.parse(readFileSync(sharedPath('reference/komga-openapi.json'),
 const ajv = new Ajv({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
 const { components, paths } = spec as { components: Json; paths: Json };
+/*
+ * Komga sends some times as Java LocalDateTimes, without a zone (api.md §1.3: `2025-03-12T03:40:38.123`), while its
+ * document calls them `date-time`, which requires one: those properties are checked as local date-times instead.
+ */
+const LOCAL_DATE_TIMES: [schema: string, property: string][] = [
+  ['HistoricalEventDto', 'timestamp'],
+  ['PageHashKnownDto', 'created'],
+  ['PageHashKnownDto', 'lastModified'],
+  ['TransientBookDto', 'fileLastModified'],
+];
+ajv.addFormat('local-date-time', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/);
+const schemas = components.schemas as Record<string, { properties?: Record<string, Json> }>;
+for (const [schema, property] of LOCAL_DATE_TIMES) {
+  const target = schemas[schema]?.properties?.[property];
+  if (!target || target.format !== 'date-time') throw new Error(`${schema}.${property} is not a date-time any more`);
+  target.format = 'local-date-time';
+}
 ajv.addSchema({ components, paths }, 'komga');
 
 /**

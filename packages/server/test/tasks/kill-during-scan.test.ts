@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, startServer } from '../../../../bench/support/server.mjs';
+import { openDatabase } from '../../../../bench/support/server.mjs';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
+import { startChild, type Child } from '../support/child-server.js';
 
 /*
  * Issue 11, "tests that stay": `kill -9` during a scan. worker-pool.test.ts simulates a crash inside one process;
@@ -19,22 +19,6 @@ import { makeImage, zipBuffer } from '../support/library-builder.js';
 const FOLDERS = 150;
 const BOOKS_PER_FOLDER = 20;
 const BOOKS = FOLDERS * BOOKS_PER_FOLDER;
-const repoRoot = resolve(import.meta.dirname, '../../../..');
-/** tsx's loader: the child runs the TypeScript sources, so this test needs no build. */
-const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
-
-type Child = Awaited<ReturnType<typeof startServer>>;
-
-/** The server's entry point, from the sources, in a child process on `dataDir`; resolves once it answers. */
-const startChild = (dataDir: string) =>
-  startServer({
-    dataDir,
-    main: join(repoRoot, 'packages/server/src/main.ts'),
-    nodeArgs: ['--import', tsx],
-    startTimeoutMs: 60_000,
-    pollMs: 100,
-  });
-
 let dataDir: string;
 let root: string;
 const children: Child[] = [];

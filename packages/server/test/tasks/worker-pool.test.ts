@@ -146,8 +146,7 @@ describe('WorkerPool', () => {
       { kind: 'ImportBook', seriesId: 'S', sourceFile: '/in/a.cbz', copyMode: 'COPY' },
       { kind: 'RebuildIndex', entities: null },
       { kind: 'UpgradeIndex' },
-      { kind: 'RemoveHashedPages', bookId: 'B', pages: [] },
-      { kind: 'FindDuplicatePagesToDelete', libraryId: 'L' },
+      { kind: 'ConvertToKepub', bookId: 'B' },
     ];
     await new TaskRepository(data.db).upsert(
       removed.map((task) => ({

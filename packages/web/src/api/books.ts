@@ -120,6 +120,8 @@ export const bookKeys = {
   inReadList: (readListId: string, params: MemberBookParams) =>
     [...bookKeys.all, 'readlist', readListId, params] as const,
   onDeck: (params: OnDeckParams) => [...bookKeys.all, 'ondeck', params] as const,
+  /** Under `books`, so that live book events refresh it like every other book list. */
+  duplicates: (params: PageParams) => [...bookKeys.all, 'duplicates', params] as const,
 };
 
 const searchBody = (p: BookSearch): BookSearch => ({
@@ -180,6 +182,13 @@ export const bookQueries = {
     }),
   onDeck: (params: OnDeckParams = {}) =>
     infiniteList(bookKeys.onDeck(params), (page, size) => fetchOnDeck({ ...params, page, size })),
+  /** Books whose files have the same hash and size, in every library (admins; ui.md §13.6). */
+  duplicates: (params: PageParams) =>
+    queryOptions({
+      queryKey: bookKeys.duplicates(params),
+      queryFn: () => client.get('/api/v1/books/duplicates', { query: pageQuery(params) }),
+      placeholderData: keepPreviousData,
+    }),
   /** The neighbour in the series (or in the read list when given); null at either end (404). */
   sibling: (id: string, direction: 'next' | 'previous', readListId?: string) =>
     queryOptions({
@@ -218,6 +227,7 @@ export const useReadListBooks = (readListId: string, params: MemberBookParams = 
 /** First unread book of each series being read (GET /books/ondeck), page after page. */
 export const useOnDeck = (params: OnDeckParams = {}, options: { enabled?: boolean } = {}) =>
   useInfiniteQuery({ ...bookQueries.onDeck(params), ...options });
+export const useDuplicateBooks = (params: PageParams) => useQuery(bookQueries.duplicates(params));
 export const useNextBook = (id: string, readListId?: string) => useQuery(bookQueries.sibling(id, 'next', readListId));
 export const usePreviousBook = (id: string, readListId?: string) =>
   useQuery(bookQueries.sibling(id, 'previous', readListId));

@@ -134,3 +134,14 @@ export const useRecentSeries = (
 ) => useInfiniteQuery({ ...seriesQueries.recent(kind, params), ...options });
 export const useCollectionSeries = (collectionId: string, params: CollectionSeriesParams = {}) =>
   useQuery(seriesQueries.inCollection(collectionId, params));
+
+/**
+ * Series with no poster at all (Quire's `GET /api/v1/media-management/series-without-poster`, admins). Under
+ * `series`, so that the live events of analysed books refresh it.
+ */
+export const useSeriesWithoutPoster = (params: { page: number; size: number }) =>
+  useQuery({
+    queryKey: [...seriesKeys.all, 'without-poster', params] as const,
+    queryFn: () => client.get('/api/v1/media-management/series-without-poster', { query: params }),
+    placeholderData: keepPreviousData,
+  });

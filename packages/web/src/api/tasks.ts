@@ -21,3 +21,16 @@ export function useCancelTasks() {
     },
   });
 }
+
+export const taskOverviewKey = ['tasks', 'overview'] as const;
+
+/**
+ * Queued and running tasks per type (Quire's `GET /api/v1/tasks/overview`, admins). Refetched every few seconds
+ * while shown: the queue changes without an event per task.
+ */
+export const useTaskOverview = () =>
+  useQuery({
+    queryKey: taskOverviewKey,
+    queryFn: () => client.get('/api/v1/tasks/overview'),
+    refetchInterval: 2000,
+  });

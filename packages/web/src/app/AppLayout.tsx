@@ -29,9 +29,15 @@ import MenuIcon from '@mui/icons-material/Menu';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonIcon from '@mui/icons-material/Person';
 import SettingsIcon from '@mui/icons-material/Settings';
+import HistoryIcon from '@mui/icons-material/History';
+import PermMediaIcon from '@mui/icons-material/PermMedia';
+import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
+import { useBooks } from '../api/books';
+import Badge from '@mui/material/Badge';
+import { analysisCondition, DEFAULT_STATUSES } from '../features/media/conditions';
 import { Logo } from '../components/Logo';
 import { LanguageSelect, ThemeSelect } from '../components/PreferenceSelects';
 import { LibraryActionsMenu } from '../features/libraries/LibraryActionsMenu';
@@ -58,12 +64,15 @@ function NavItem({
   label,
   end,
   inset,
+  dot,
 }: {
   to: string;
   icon?: ReactNode;
   label: string;
   end?: boolean;
   inset?: boolean;
+  /** A small accent dot on the icon, with this text for screen readers (ui.md §1.3). */
+  dot?: string;
 }) {
   return (
     <ListItemButton
@@ -76,8 +85,22 @@ function NavItem({
         '&.active .MuiListItemIcon-root': { color: 'primary.main' },
       }}
     >
-      {icon && <ListItemIcon>{icon}</ListItemIcon>}
-      <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
+      {icon && (
+        <ListItemIcon>
+          {dot ? (
+            <Badge variant="dot" color="error" title={dot}>
+              {icon}
+            </Badge>
+          ) : (
+            icon
+          )}
+        </ListItemIcon>
+      )}
+      <ListItemText
+        primary={label}
+        secondary={dot}
+        slotProps={{ primary: { noWrap: true }, secondary: { variant: 'caption', color: 'error' } }}
+      />
     </ListItemButton>
   );
 }
@@ -123,6 +146,24 @@ function LibraryItems() {
   );
 }
 
+/**
+ * Media management, with a dot while some books need checking (errors, unsupported files: the media analysis
+ * screen's first filter). Counted with a one-book page, refreshed by live book events like any book list.
+ */
+function MediaManagementItem() {
+  const { t } = useTranslation();
+  const check = useBooks({ condition: analysisCondition(DEFAULT_STATUSES, []), page: 0, size: 1 });
+  const count = check.data?.totalElements ?? 0;
+  return (
+    <NavItem
+      to="/media-management"
+      icon={<PermMediaIcon />}
+      label={t('nav.mediaManagement')}
+      dot={count > 0 ? t('nav.booksToCheck', { count }) : undefined}
+    />
+  );
+}
+
 function DrawerContent({ onLogout }: { onLogout: () => void }) {
   const { t } = useTranslation();
   const admin = isAdmin(useCurrentUser().data);
@@ -157,11 +198,14 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
             <List subheader={<ListSubheader disableSticky>{t('nav.administration')}</ListSubheader>}>
               <NavItem to="/settings/server" icon={<SettingsIcon />} label={t('nav.serverSettings')} />
               <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
+              <MediaManagementItem />
+              <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
             </List>
           </>
         )}
         <Divider />
         <List>
+          <NavItem to="/history" icon={<HistoryIcon />} label={t('nav.history')} />
           <NavItem to="/account" icon={<PersonIcon />} label={t('nav.account')} />
           <ListItemButton onClick={onLogout}>
             <ListItemIcon>

@@ -76,8 +76,8 @@ const sectionPage = lazyPage(
 );
 
 /**
- * The routes of spec §2 whose screens exist. Screens of later issues (history, metrics, announcements, media
- * management, import) get their routes with their screens; until then their paths show the not-found page.
+ * The routes of spec §2 whose screens exist. Screens of later issues (metrics, announcements, duplicate pages,
+ * import) get their routes with their screens; until then their paths show the not-found page.
  */
 export function createRoutes(): RouteObject[] {
   return [
@@ -247,6 +247,14 @@ export function createRoutes(): RouteObject[] {
                   ),
                 },
                 {
+                  // Every user: the server shows each one the events of what he may see.
+                  path: 'history',
+                  lazy: lazyPage(
+                    () => import('../features/history/HistoryPage'),
+                    (m) => m.HistoryPage,
+                  ),
+                },
+                {
                   element: <RequireAdmin />,
                   children: [
                     { path: 'settings', element: <Navigate to="/settings/users" replace /> },
@@ -264,6 +272,59 @@ export function createRoutes(): RouteObject[] {
                         () => import('../features/admin/server/ServerSettingsPage'),
                         (m) => m.ServerSettingsPage,
                       ),
+                    },
+                    {
+                      path: 'settings/tasks',
+                      lazy: lazyPage(
+                        () => import('../features/admin/tasks/TasksPage'),
+                        (m) => m.TasksPage,
+                      ),
+                    },
+                    {
+                      path: 'media-management',
+                      lazy: lazyPage(
+                        () => import('../features/media/MediaManagementPage'),
+                        (m) => m.MediaManagementPage,
+                      ),
+                      children: [
+                        { index: true, element: <Navigate to="analysis" replace /> },
+                        {
+                          path: 'analysis',
+                          lazy: lazyPage(
+                            () => import('../features/media/MediaAnalysisTab'),
+                            (m) => m.MediaAnalysisTab,
+                          ),
+                        },
+                        {
+                          path: 'missing-posters',
+                          lazy: lazyPage(
+                            () => import('../features/media/MissingPostersTab'),
+                            (m) => m.MissingPostersTab,
+                          ),
+                        },
+                        {
+                          path: 'duplicate-files',
+                          lazy: lazyPage(
+                            () => import('../features/media/DuplicateFilesTab'),
+                            (m) => m.DuplicateFilesTab,
+                          ),
+                        },
+                        { path: 'duplicate-pages', element: <Navigate to="unknown" replace /> },
+                        {
+                          path: 'duplicate-pages/unknown',
+                          lazy: lazyPage(
+                            () => import('../features/duplicate-pages/UnknownDuplicatesTab'),
+                            (m) => m.UnknownDuplicatesTab,
+                          ),
+                        },
+                        {
+                          path: 'duplicate-pages/known',
+                          lazy: lazyPage(
+                            () => import('../features/duplicate-pages/KnownDuplicatesTab'),
+                            (m) => m.KnownDuplicatesTab,
+                          ),
+                        },
+                      ],
                     },
                   ],
                 },

@@ -8,6 +8,8 @@ import * as m0006 from './0006-search.js';
 import * as m0007 from './0007-membership-removals.js';
 import * as m0008 from './0008-sessions-remember-me.js';
 import * as m0009 from './0009-task-kind-index.js';
+import * as m0010 from './0010-historical-events.js';
+import * as m0011 from './0011-page-hashes.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0007-membership-removals': m0007,
   '0008-sessions-remember-me': m0008,
   '0009-task-kind-index': m0009,
+  '0010-historical-events': m0010,
+  '0011-page-hashes': m0011,
 };

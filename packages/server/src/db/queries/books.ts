@@ -274,13 +274,16 @@ export class BookQueries {
       .selectFrom('book')
       .select(['file_hash', 'file_size'])
       .where('file_hash', '!=', '')
+      // A book in the trash has no file any more (deleted by request, or gone from disk): it duplicates nothing.
+      .where('deleted_date', 'is', null)
       .groupBy(['file_hash', 'file_size'])
       .having((eb) => eb.fn.countAll(), '>', 1);
     const base = this.db
       .selectFrom('book as b')
       .innerJoin(dup.as('d'), (j) =>
         j.onRef('d.file_hash', '=', 'b.file_hash').onRef('d.file_size', '=', 'b.file_size'),
-      );
+      )
+      .where('b.deleted_date', 'is', null);
     const total = Number(
       (await base.select((eb) => eb.fn.countAll<number | bigint>().as('n')).executeTakeFirstOrThrow()).n,
     );

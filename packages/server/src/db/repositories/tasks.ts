@@ -177,6 +177,21 @@ export class TaskRepository {
     return new Map(rows.map((r) => [r.kind, Number(r.n)]));
   }
 
+  /** Per kind: how many tasks wait and how many a runner holds (the admin's task view). */
+  async countByKindAndState(t: Db = this.db): Promise<{ kind: string; queued: number; running: number }[]> {
+    const rows = await t
+      .selectFrom('task')
+      .select((eb) => [
+        'kind',
+        eb.fn.countAll<number | bigint>().as('n'),
+        eb.fn.count<number | bigint>('owner').as('running'),
+      ])
+      .groupBy('kind')
+      .orderBy('kind')
+      .execute();
+    return rows.map((r) => ({ kind: r.kind, queued: Number(r.n) - Number(r.running), running: Number(r.running) }));
+  }
+
   async findAll(t: Db = this.db): Promise<StoredTask[]> {
     const rows = await t.selectFrom('task').selectAll().orderBy('priority', 'desc').orderBy('seq', 'asc').execute();
     return rows.map(toStoredTask);

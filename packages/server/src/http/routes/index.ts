@@ -32,6 +32,9 @@ import { referentialHandlers } from './referential.js';
 import { fileDeletionHandlers } from './file-deletion.js';
 import { metadataHandlers } from './metadata.js';
 import { fontHandlers } from './fonts.js';
+import { pageHashHandlers } from './page-hashes.js';
+import { historyHandlers } from './history.js';
+import { mediaManagementHandlers } from './media-management.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -84,6 +87,8 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...actuatorHandlers({ build: deps.config.build }),
       ...liveEvents.handlers,
       ...taskHandlers({ tasks: deps.tasks }),
+      ...historyHandlers({ history: deps.history }),
+      ...mediaManagementHandlers({ mediaManagement: deps.mediaManagement, books: deps.books }),
       ...filesystemHandlers(),
       ...fontHandlers({ fonts: deps.fonts }),
       ...updateHandlers({ build: deps.config.build }),
@@ -94,6 +99,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...referentialHandlers({ referential: deps.referential }),
       ...readProgressHandlers({ reading: deps.reading }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
+      ...pageHashHandlers({ duplicatePages: deps.duplicatePages }),
       ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
       ...thumbnailHandlers({ thumbnails: deps.thumbnails }),
       ...bookHandlers({

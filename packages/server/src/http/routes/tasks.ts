@@ -1,12 +1,18 @@
 import type { taskOperations } from '@quire/api/operations';
-import type { TaskCancellation } from '../../tasks/emitter.js';
+import type { TaskCancellation, TaskInspection } from '../../tasks/emitter.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
 export interface TaskRouteDeps {
-  tasks: TaskCancellation;
+  tasks: TaskCancellation & TaskInspection;
 }
 
-/** `DELETE /api/v1/tasks` (api.md §9.8): cancels every queued task; answers the count as a bare integer. */
+/**
+ * `DELETE /api/v1/tasks` (api.md §9.8): cancels every queued task; answers the count as a bare integer.
+ * `GET /api/v1/tasks/overview` (Quire): queued and running tasks per type, for the administrators' task view.
+ */
 export function taskHandlers({ tasks }: TaskRouteDeps): Handlers<OperationIdsOf<typeof taskOperations>> {
-  return { emptyTaskQueue: async () => tasks.cancelQueued() };
+  return {
+    emptyTaskQueue: async () => tasks.cancelQueued(),
+    getTaskOverview: async () => tasks.overview(),
+  };
 }

@@ -35,7 +35,7 @@ describe('LibraryDialog', () => {
     const { user, dialog, requests } = await openAddDialog();
     await user.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(within(dialog).getAllByText('Required')).toHaveLength(2);
-    expect(requests.filter((r) => r.method === 'POST')).toEqual([]);
+    expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/libraries')).toEqual([]);
   });
 
   it('jumps back to General when saving from another tab with a missing name', async () => {
