@@ -15,7 +15,6 @@ const paths: [readmeMention: string, path: string][] = [
   ['`/opds`', '/opds/v2/catalog'],
   ['`/koreader`', '/koreader/syncs/progress/0123456789abcdef'],
   ['`/kobo`', '/kobo/0123456789/v1/initialization'],
-  ['`/api/v1/history`', '/api/v1/history'],
   ['`/api/v1/page-hashes`', '/api/v1/page-hashes'],
 ];
 
