@@ -50,23 +50,21 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
       await nav.getByRole('link', { name: 'Users' }).waitFor();
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
       expect(hrefs).toContain('/settings/users');
+      // Built since: history (every user), media management and tasks (admins).
+      expect(hrefs).toEqual(expect.arrayContaining(['/history', '/media-management', '/settings/tasks']));
       for (const unbuilt of [
-        '/history',
         '/settings/metrics',
         '/settings/announcements',
-        '/media-management',
+        '/media-management/duplicate-pages',
         '/import',
       ])
         expect(hrefs.filter((h) => h.startsWith(unbuilt))).toEqual([]);
-      for (const label of ['History', 'Metrics', 'Announcements', 'Media', 'Import', 'Duplicate'])
+      for (const label of ['Metrics', 'Announcements', 'Import', 'Duplicate'])
         expect(await nav.getByText(label).count(), label).toBe(0);
 
       for (const path of [
-        '/history',
         '/settings/metrics',
         '/settings/announcements',
-        '/media-management',
-        '/media-management/analysis',
         '/media-management/duplicate-pages/known',
         '/import',
         '/import/books',
