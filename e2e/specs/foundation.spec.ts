@@ -50,6 +50,8 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
       await nav.getByRole('link', { name: 'Users' }).waitFor();
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
       expect(hrefs).toContain('/settings/users');
+      // Built since: history (every user), media management and tasks (admins).
+      expect(hrefs).toEqual(expect.arrayContaining(['/history', '/media-management', '/settings/tasks']));
       for (const unbuilt of ['/settings/metrics', '/settings/announcements', '/import'])
         expect(hrefs.filter((h) => h.startsWith(unbuilt))).toEqual([]);
       for (const label of ['Metrics', 'Announcements', 'Import'])
