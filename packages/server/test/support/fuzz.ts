@@ -426,8 +426,13 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzResult> {
 
       if (!server.alive()) {
         const output = server.output();
-        for (const c of cases.values())
-          await fail(c, `server died during this batch (cases ${batch[0]}–${batch.at(-1)})`);
+        let first = true;
+        for (const c of cases.values()) {
+          // the first failure carries what the process wrote last: a report may be all there is of this death
+          const said = first ? `; its last output:\n${output.slice(-2000)}` : '';
+          await fail(c, `server died during this batch (cases ${batch[0]}–${batch.at(-1)})${said}`);
+          first = false;
+        }
         log(`server output:\n${output}`);
         await server.stop();
         server = await startFuzzServer();

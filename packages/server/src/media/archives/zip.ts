@@ -340,7 +340,7 @@ async function readEntry(
   if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP entry not supported: ${item.name}`);
   if (max === undefined) checkDeclaredEntry(item.name, item.entry.uncompressedSize, item.entry.compressedSize);
   if (YAUZL_METHODS.has(item.entry.compressionMethod)) return readWithYauzl(zip, item.entry, item.name, max, signal);
-  return sevenZipExtract(file, item.name, max);
+  return sevenZipExtract(file, item.name, max, signal);
 }
 
 /** The entry's bytes, if they match the CRC-32 the archive records for them (yauzl does not check it). */
