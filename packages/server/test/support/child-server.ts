@@ -22,3 +22,25 @@ export const startChild = (dataDir: string): Promise<Child> =>
     startTimeoutMs: 60_000,
     pollMs: 100,
   });
+
+const ADMIN = { email: 'admin@example.org', password: 'admin-secret' };
+const auth = `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString('base64')}`;
+
+/** Claims the fresh server for the test's administrator. */
+export async function claim(child: Child): Promise<void> {
+  const res = await fetch(`${child.base}/api/v1/claim`, {
+    method: 'POST',
+    headers: { 'X-Komga-Email': ADMIN.email, 'X-Komga-Password': ADMIN.password },
+  });
+  if (res.status !== 200) throw new Error(`claim: ${res.status} ${await res.text()}`);
+}
+
+/** A JSON call as the administrator; null for a 202 without body. */
+export async function api<T>(child: Child, path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`${child.base}${path}`, {
+    ...init,
+    headers: { authorization: auth, 'content-type': 'application/json', ...init.headers },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (res.status === 202 ? null : await res.json()) as T;
+}

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipReader } from '../../src/media/archives/index.js';
-import { startChild, type Child } from '../support/child-server.js';
+import { api, claim, startChild, type Child } from '../support/child-server.js';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
 
 /*
@@ -22,19 +22,10 @@ let dataDir: string;
 let root: string;
 let original: Buffer;
 const children: Child[] = [];
-const auth = `Basic ${Buffer.from('admin@example.org:admin-secret').toString('base64')}`;
 const series = () => join(root, 'Series');
 const bookFile = () => join(series(), 'Big.cbz');
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-const api = async <T>(child: Child, path: string, init: RequestInit = {}): Promise<T> => {
-  const res = await fetch(`${child.base}${path}`, {
-    ...init,
-    headers: { authorization: auth, 'content-type': 'application/json', ...init.headers },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (res.status === 202 ? null : await res.json()) as T;
-};
 const until = async (what: string, child: Child, check: () => Promise<boolean>, ms = 180_000) => {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -72,11 +63,7 @@ describe('kill -9 during a page removal', () => {
   it('leaves the original archive and a consistent database; the next process finishes the removal', async () => {
     const first = await startChild(dataDir);
     children.push(first);
-    const claimed = await fetch(`${first.base}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': 'admin@example.org', 'X-Komga-Password': 'admin-secret' },
-    });
-    expect(claimed.status).toBe(200);
+    await claim(first);
     const { id: libraryId } = await api<{ id: string }>(first, '/api/v1/libraries', {
       method: 'POST',
       body: JSON.stringify({ name: 'Comics', root, hashPages: true }),

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../bench/support/server.mjs';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
-import { startChild, type Child } from '../support/child-server.js';
+import { api, claim, startChild, type Child } from '../support/child-server.js';
 
 /*
  * Issue 11, "tests that stay": `kill -9` during a scan. worker-pool.test.ts simulates a crash inside one process;
@@ -22,16 +22,7 @@ const BOOKS = FOLDERS * BOOKS_PER_FOLDER;
 let dataDir: string;
 let root: string;
 const children: Child[] = [];
-const auth = `Basic ${Buffer.from('admin@example.org:admin-secret').toString('base64')}`;
 
-const api = async <T>(child: Child, path: string, init: RequestInit = {}): Promise<T> => {
-  const res = await fetch(`${child.base}${path}`, {
-    ...init,
-    headers: { authorization: auth, 'content-type': 'application/json', ...init.headers },
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-};
 const bookCount = async (child: Child, libraryId: string, query = '') =>
   (await api<{ totalElements: number }>(child, `/api/v1/books?library_id=${libraryId}&size=1${query}`)).totalElements;
 
@@ -63,11 +54,7 @@ describe('kill -9 during a scan', () => {
   it('keeps what was committed, and the next process finishes the scan with every book', async () => {
     const first = await startChild(dataDir);
     children.push(first);
-    const claimed = await fetch(`${first.base}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': 'admin@example.org', 'X-Komga-Password': 'admin-secret' },
-    });
-    expect(claimed.status).toBe(200);
+    await claim(first);
     const { id: libraryId } = await api<{ id: string }>(first, '/api/v1/libraries', {
       method: 'POST',
       body: JSON.stringify({ name: 'Comics', root }),
