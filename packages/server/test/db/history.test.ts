@@ -21,12 +21,13 @@ const viewer = (over: Partial<ContentViewer>): ContentViewer => ({
 describe('the history store', () => {
   let dir: string;
   let close: () => Promise<void>;
+  let database: Awaited<ReturnType<typeof openDatabase>>;
   let history: History;
   const warnings: object[] = [];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'quire-history-'));
-    const database = await openDatabase(join(dir, 'database.sqlite'));
+    database = await openDatabase(join(dir, 'database.sqlite'));
     close = database.close;
     let clock = Date.parse('2026-01-01T10:00:00.000Z');
     history = new History({
@@ -89,5 +90,22 @@ describe('the history store', () => {
     expect(
       (await page(viewer({ sharedAllLibraries: true, ageRestriction: { age: 12, restriction: 'EXCLUDE' } }))).total,
     ).toBe(0);
+  });
+
+  it('keeps events of the same millisecond in recording order, both ways', async () => {
+    const sameMs = new History({
+      history: new KyselyHistoryRepository(database.db),
+      logger: { warn: (o) => void warnings.push(o) },
+      now: () => Date.parse('2026-02-01T00:00:00.000Z'),
+    });
+    const c = { bookId: 'B3', seriesId: 'S3', libraryId: 'L3' };
+    await sameMs.record(bookFileDeleted(c, '/lib3/S3/first.cbz', DELETION_REASONS.byUser));
+    await sameMs.record(seriesFolderDeleted({ seriesId: 'S3', libraryId: 'L3' }, '/lib3/S3'));
+    const names = async (descending: boolean) =>
+      (await history.list({ sort: [{ property: 'timestamp', descending }], offset: 0, limit: 20 })).events
+        .filter((e) => e.libraryId === 'L3')
+        .map((e) => e.properties.name);
+    expect(await names(false)).toEqual(['/lib3/S3/first.cbz', '/lib3/S3']);
+    expect(await names(true)).toEqual(['/lib3/S3', '/lib3/S3/first.cbz']);
   });
 });

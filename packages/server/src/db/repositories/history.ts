@@ -62,8 +62,9 @@ export class KyselyHistoryRepository implements HistoryRepository {
     const count = await base.select((eb) => eb.fn.countAll<number | bigint>().as('n')).executeTakeFirstOrThrow();
     let q = base.selectAll('h');
     for (const s of req.sort) q = q.orderBy(`h.${SORT_COLUMNS[s.property]}`, s.descending ? 'desc' : 'asc');
-    // Ids grow with time: events recorded in the same millisecond keep their order.
-    q = q.orderBy('h.id', 'desc');
+    // Ids grow with time: events recorded in the same millisecond keep the order their timestamps ask for.
+    const byTime = req.sort.find((s) => s.property === 'timestamp');
+    q = q.orderBy('h.id', byTime && !byTime.descending ? 'asc' : 'desc');
     const rows = await q.limit(req.limit).offset(req.offset).execute();
     return { events: rows.map(toEvent), total: Number(count.n) };
   }
