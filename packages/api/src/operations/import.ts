@@ -1,0 +1,18 @@
+import { Type } from 'typebox';
+import { ScanRequestDto, TransientBookDto } from '../import.js';
+import { defineOperation } from './operation.js';
+
+/** Books from outside the libraries (api.md §3.11): the import screen's scan, analysis and pages. */
+export const importOperations = {
+  scanTransientBooks: defineOperation({
+    operationId: 'scanTransientBooks',
+    method: 'POST',
+    path: '/api/v1/transient-books',
+    tags: ['Import'],
+    summary: 'Scan folder for transient books',
+    description: 'Scan provided folder for transient books.',
+    access: 'ADMIN',
+    body: ScanRequestDto,
+    responses: { 200: Type.Array(TransientBookDto) },
+  }),
+};

@@ -1,0 +1,73 @@
+import { realpath } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { badRequest } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { LibraryRepository } from '../domain/ports.js';
+import { TRANSIENT_BOOK_TTL_MS, type TransientBook, type TransientBookRepository } from '../domain/transient-books.js';
+import { DirectoryNotAccessibleError, scanLibraryFolder } from './file-system-scanner.js';
+import { isInside } from './library-files.js';
+
+/** A folder is walked for import like a library with every file family on and nothing excluded (engine.md §9.1). */
+const IMPORT_SCAN = {
+  scanCbx: true,
+  scanPdf: true,
+  scanEpub: true,
+  scanDirectoryExclusions: [],
+  oneshotsDirectory: null,
+  scanForceModifiedTime: false,
+};
+
+/**
+ * Transient books (engine.md §9.1): the import screen's books, found in a folder outside every library and kept in
+ * their store (domain/transient-books.ts) until they expire.
+ */
+export class TransientBooks {
+  constructor(
+    private readonly d: {
+      libraries: LibraryRepository;
+      transientBooks: TransientBookRepository;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
+  }
+
+  /**
+   * Walks `path` (resolved, symbolic links included) and stores the books found, sorted by path.
+   * @throws ERR_1016 when the folder is not an absolute path to a readable folder; ERR_1017 when it lies inside a
+   * library root.
+   */
+  async scan(path: string): Promise<TransientBook[]> {
+    if (!isAbsolute(path)) throw new DirectoryNotAccessibleError(path, 'ENOTABSOLUTE');
+    let folder: string;
+    try {
+      folder = await realpath(path);
+    } catch (e) {
+      throw new DirectoryNotAccessibleError(path, (e as NodeJS.ErrnoException).code ?? 'UNKNOWN');
+    }
+    for (const library of await this.d.libraries.list()) {
+      // A root that no longer resolves is compared as it was stored.
+      const root = await realpath(library.root).catch(() => library.root);
+      if (isInside(root, folder)) throw badRequest('ERR_1017');
+    }
+    const walked = await scanLibraryFolder(folder, IMPORT_SCAN);
+    const books = walked.series
+      .flatMap((s) => s.books)
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      .map((b): TransientBook => ({
+        id: newId(),
+        name: b.name,
+        url: b.url,
+        path: b.path,
+        fileSize: b.fileSize,
+        fileLastModified: b.fileLastModified,
+        analysis: null,
+        seriesId: null,
+        number: null,
+      }));
+    await this.d.transientBooks.save(books, this.now(), TRANSIENT_BOOK_TTL_MS);
+    return books;
+  }
+}
