@@ -283,7 +283,11 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     metadata,
     fileDeletion,
     duplicatePages,
-    transientBooks: new TransientBooks({ libraries: libraryRepository, transientBooks: repos.transientBooks }),
+    transientBooks: new TransientBooks({
+      libraries: libraryRepository,
+      transientBooks: repos.transientBooks,
+      analyzer: books.analyzer,
+    }),
     history,
     mediaManagement: new MediaManagementQueries(db),
     logger,

@@ -15,4 +15,14 @@ export const importOperations = {
     body: ScanRequestDto,
     responses: { 200: Type.Array(TransientBookDto) },
   }),
+  analyzeTransientBook: defineOperation({
+    operationId: 'analyzeTransientBook',
+    method: 'POST',
+    path: '/api/v1/transient-books/{id}/analyze',
+    tags: ['Import'],
+    summary: 'Analyze transient book',
+    access: 'ADMIN',
+    params: Type.Object({ id: Type.String() }),
+    responses: { 200: TransientBookDto },
+  }),
 };

@@ -1,9 +1,10 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { badRequest } from '../domain/errors.js';
+import { badRequest, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { LibraryRepository } from '../domain/ports.js';
 import { TRANSIENT_BOOK_TTL_MS, type TransientBook, type TransientBookRepository } from '../domain/transient-books.js';
+import type { BookAnalyzer } from './book-analyzer.js';
 import { DirectoryNotAccessibleError, scanLibraryFolder } from './file-system-scanner.js';
 import { isInside } from './library-files.js';
 
@@ -26,6 +27,7 @@ export class TransientBooks {
     private readonly d: {
       libraries: LibraryRepository;
       transientBooks: TransientBookRepository;
+      analyzer: Pick<BookAnalyzer, 'analyze'>;
       now?: () => Date;
     },
   ) {}
@@ -69,5 +71,20 @@ export class TransientBooks {
       }));
     await this.d.transientBooks.save(books, this.now(), TRANSIENT_BOOK_TTL_MS);
     return books;
+  }
+
+  /** The unexpired transient book (its expiry pushed back); 404 when unknown or expired. */
+  async find(id: string): Promise<TransientBook> {
+    const book = await this.d.transientBooks.touch(id, this.now(), TRANSIENT_BOOK_TTL_MS);
+    if (!book) throw notFound('Transient book not found');
+    return book;
+  }
+
+  /** Full analysis of the book (page dimensions included, engine.md §9.1), stored with it. */
+  async analyze(id: string): Promise<TransientBook> {
+    const book = await this.find(id);
+    const analysed = { ...book, analysis: await this.d.analyzer.analyze(book.path, { analyzeDimensions: true }) };
+    await this.d.transientBooks.save([analysed], this.now(), TRANSIENT_BOOK_TTL_MS);
+    return analysed;
   }
 }

@@ -99,6 +99,38 @@ describe('POST /api/v1/transient-books', () => {
     }
   });
 
+  it('analyses a scanned book fully: status, type, pages with dimensions, other files', async () => {
+    await writeFile(join(dir, 'incoming/b/broken.cbz'), 'not an archive');
+    const books = (await (await scan(join(dir, 'incoming'))).json()) as { id: string; url: string }[];
+    const analyze = (id: string) =>
+      s.fetch(`/api/v1/transient-books/${id}/analyze`, {
+        method: 'POST',
+        headers: { Authorization: admin.authorization },
+      });
+    const zeta = books.find((b) => b.url.endsWith('Zeta/2.cbz'))!;
+    let res = await analyze(zeta.id);
+    expect(res.status).toBe(200);
+    const analysed = (await res.json()) as Record<string, unknown>;
+    expectSchema('TransientBookDto', analysed);
+    expect(analysed).toMatchObject({
+      id: zeta.id,
+      url: zeta.url,
+      status: 'READY',
+      mediaType: 'application/zip',
+      files: ['ComicInfo.xml'],
+      comment: '',
+      pages: [
+        { number: 1, fileName: '001.jpg', mediaType: 'image/jpeg', width: 60, height: 90 },
+        { number: 2, fileName: '002.png', mediaType: 'image/png', width: 60, height: 90 },
+      ],
+    });
+    const broken = books.find((b) => b.url.endsWith('broken.cbz'))!;
+    res = await analyze(broken.id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'UNSUPPORTED', pages: [] });
+    expect((await analyze('0UNKNOWN0ID0')).status).toBe(404);
+  });
+
   it('is for administrators only, and a body without a path is a 400', async () => {
     await s.fetch('/api/v2/users', {
       method: 'POST',

@@ -31,5 +31,6 @@ export function importHandlers(d: {
 }): Handlers<OperationIdsOf<typeof importOperations>> {
   return {
     scanTransientBooks: async (req) => (await d.transientBooks.scan(req.body.path)).map(toTransientBookDto),
+    analyzeTransientBook: async (req) => toTransientBookDto(await d.transientBooks.analyze(req.params.id)),
   };
 }
