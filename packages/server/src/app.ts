@@ -287,6 +287,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       libraries: libraryRepository,
       transientBooks: repos.transientBooks,
       analyzer: books.analyzer,
+      pages: books.pages,
     }),
     history,
     mediaManagement: new MediaManagementQueries(db),

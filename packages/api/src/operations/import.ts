@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ScanRequestDto, TransientBookDto } from '../import.js';
-import { defineOperation } from './operation.js';
+import { binary, defineOperation } from './operation.js';
 
 /** Books from outside the libraries (api.md §3.11): the import screen's scan, analysis and pages. */
 export const importOperations = {
@@ -24,5 +24,16 @@ export const importOperations = {
     access: 'ADMIN',
     params: Type.Object({ id: Type.String() }),
     responses: { 200: TransientBookDto },
+  }),
+  getPageByTransientBookId: defineOperation({
+    operationId: 'getPageByTransientBookId',
+    method: 'GET',
+    path: '/api/v1/transient-books/{id}/pages/{pageNumber}',
+    tags: ['Import'],
+    summary: 'Get transient book page',
+    access: 'ADMIN',
+    params: Type.Object({ id: Type.String(), pageNumber: Type.Integer() }),
+    responses: { 200: binary('The page image') },
+    produces: ['image/*', 'application/pdf'],
   }),
 };

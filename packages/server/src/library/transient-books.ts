@@ -1,10 +1,12 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { badRequest, notFound } from '../domain/errors.js';
+import type { StoredPage } from '../domain/media.js';
 import { newId } from '../domain/ids.js';
 import type { LibraryRepository } from '../domain/ports.js';
 import { TRANSIENT_BOOK_TTL_MS, type TransientBook, type TransientBookRepository } from '../domain/transient-books.js';
 import type { BookAnalyzer } from './book-analyzer.js';
+import { notReady, type BookPages, type Content, type StreamedContent } from './book-pages.js';
 import { DirectoryNotAccessibleError, scanLibraryFolder } from './file-system-scanner.js';
 import { isInside } from './library-files.js';
 
@@ -28,6 +30,7 @@ export class TransientBooks {
       libraries: LibraryRepository;
       transientBooks: TransientBookRepository;
       analyzer: Pick<BookAnalyzer, 'analyze'>;
+      pages: Pick<BookPages, 'pageOfFile'>;
       now?: () => Date;
     },
   ) {}
@@ -49,11 +52,7 @@ export class TransientBooks {
     } catch (e) {
       throw new DirectoryNotAccessibleError(path, (e as NodeJS.ErrnoException).code ?? 'UNKNOWN');
     }
-    for (const library of await this.d.libraries.list()) {
-      // A root that no longer resolves is compared as it was stored.
-      const root = await realpath(library.root).catch(() => library.root);
-      if (isInside(root, folder)) throw badRequest('ERR_1017');
-    }
+    if (await this.insideLibrary(folder)) throw badRequest('ERR_1017');
     const walked = await scanLibraryFolder(folder, IMPORT_SCAN);
     const books = walked.series
       .flatMap((s) => s.books)
@@ -86,5 +85,32 @@ export class TransientBooks {
     const analysed = { ...book, analysis: await this.d.analyzer.analyze(book.path, { analyzeDimensions: true }) };
     await this.d.transientBooks.save([analysed], this.now(), TRANSIENT_BOOK_TTL_MS);
     return analysed;
+  }
+
+  /**
+   * Page `number` (1-based) of an analysed transient book, as a library book's page is served. The file is resolved
+   * again (a link may have been swapped in since the scan) and refused when it now leads into a library.
+   */
+  async page(id: string, number: number, signal?: AbortSignal): Promise<Content | StreamedContent> {
+    const book = await this.find(id);
+    const analysis = book.analysis;
+    if (!analysis) throw notFound('Book has not been analyzed yet');
+    if (analysis.status !== 'READY') throw notReady();
+    const analysed = analysis.pages[number - 1];
+    if (!Number.isInteger(number) || !analysed) throw badRequest('Page number does not exist');
+    const file = await realpath(book.path).catch(() => null);
+    if (!file || (await this.insideLibrary(file))) throw notFound('File not found, it may have moved');
+    const page: StoredPage = { ...analysed, number: number - 1, fileHash: '' };
+    return this.d.pages.pageOfFile({ file, mediaType: analysis.mediaType }, page, number, signal ? { signal } : {});
+  }
+
+  /** Is the real path `real` a library root or below one (compared by real paths)? */
+  private async insideLibrary(real: string): Promise<boolean> {
+    for (const library of await this.d.libraries.list()) {
+      // A root that no longer resolves is compared as it was stored.
+      const root = await realpath(library.root).catch(() => library.root);
+      if (isInside(root, real)) return true;
+    }
+    return false;
   }
 }

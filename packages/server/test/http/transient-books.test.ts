@@ -131,6 +131,38 @@ describe('POST /api/v1/transient-books', () => {
     expect((await analyze('0UNKNOWN0ID0')).status).toBe(404);
   });
 
+  it('serves the pages of an analysed book like a library book, and refuses the others', async () => {
+    const books = (await (await scan(join(dir, 'incoming'))).json()) as { id: string; url: string }[];
+    const [alpha, zeta] = [books[0]!, books.find((b) => b.url.endsWith('Zeta/2.cbz'))!];
+    const page = (id: string, n: number) =>
+      s.fetch(`/api/v1/transient-books/${id}/pages/${n}`, { headers: { Authorization: admin.authorization } });
+    expect((await page(zeta.id, 1)).status).toBe(404); // not analysed yet
+    const analyze = await s.fetch(`/api/v1/transient-books/${zeta.id}/analyze`, {
+      method: 'POST',
+      headers: { Authorization: admin.authorization },
+    });
+    expect(analyze.status).toBe(200);
+    let res = await page(zeta.id, 2);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    expect((await page(zeta.id, 3)).status).toBe(400);
+    expect((await page(zeta.id, 0)).status).toBe(400);
+    expect((await page('0UNKNOWN0ID0', 1)).status).toBe(404);
+
+    // a file swapped for a link into a library after the analysis is not read
+    await s.fetch(`/api/v1/transient-books/${alpha.id}/analyze`, {
+      method: 'POST',
+      headers: { Authorization: admin.authorization },
+    });
+    expect((await page(alpha.id, 1)).status).toBe(200);
+    await rm(alpha.url);
+    await symlink(join(dir, 'library/Series/1.cbz'), alpha.url);
+    res = await page(alpha.id, 1);
+    expect(res.status).toBe(404);
+  });
+
   it('is for administrators only, and a body without a path is a 400', async () => {
     await s.fetch('/api/v2/users', {
       method: 'POST',

@@ -2,7 +2,8 @@ import type { TransientBookDto } from '@quire/api';
 import type { importOperations } from '@quire/api/operations';
 import type { TransientBook } from '../../domain/transient-books.js';
 import type { TransientBooks } from '../../library/transient-books.js';
-import { humanSize, toBookPageDto } from '../mappers/books.js';
+import { humanSize, pageFileName, toBookPageDto } from '../mappers/books.js';
+import { sendContent, untilClientLeaves } from './books.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
 /** Komga's TransientBookDto (api.md §4.1): `url` is the path, `fileLastModified` a local date-time (no zone). */
@@ -32,5 +33,10 @@ export function importHandlers(d: {
   return {
     scanTransientBooks: async (req) => (await d.transientBooks.scan(req.body.path)).map(toTransientBookDto),
     analyzeTransientBook: async (req) => toTransientBookDto(await d.transientBooks.analyze(req.params.id)),
+    getPageByTransientBookId: async (req, reply) => {
+      const { id, pageNumber } = req.params;
+      const content = await d.transientBooks.page(id, pageNumber, untilClientLeaves(reply));
+      return sendContent(reply, content, pageFileName(id, pageNumber, content.mediaType));
+    },
   };
 }
