@@ -18,3 +18,4 @@ export * from './updates.js';
 export * from './page-hashes.js';
 export * from './history.js';
 export * from './tasks.js';
+export * from './import.js';

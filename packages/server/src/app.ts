@@ -41,6 +41,7 @@ import { ReferentialQueries } from './db/queries/referential.js';
 import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
+import { TransientBooks } from './library/transient-books.js';
 import { History } from './library/history.js';
 import { MediaManagementQueries } from './db/queries/media-management.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
@@ -282,6 +283,12 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     metadata,
     fileDeletion,
     duplicatePages,
+    transientBooks: new TransientBooks({
+      libraries: libraryRepository,
+      transientBooks: repos.transientBooks,
+      analyzer: books.analyzer,
+      pages: books.pages,
+    }),
     history,
     mediaManagement: new MediaManagementQueries(db),
     logger,

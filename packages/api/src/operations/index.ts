@@ -32,6 +32,7 @@ import { readListPosterOperations } from './readlist-posters.js';
 import { readListBookOperations } from './readlist-books.js';
 import { referentialOperations } from './referential.js';
 import { pageHashOperations } from './page-hashes.js';
+import { importOperations } from './import.js';
 import type { Operation } from './operation.js';
 
 export * from './operation.js';
@@ -69,6 +70,7 @@ export * from './readlist-posters.js';
 export * from './readlist-books.js';
 export * from './referential.js';
 export * from './page-hashes.js';
+export * from './import.js';
 
 /**
  * Every operation of the HTTP API, keyed by operationId. The server registers exactly these routes (a handler
@@ -109,6 +111,7 @@ export const operations = {
   ...readListBookOperations,
   ...referentialOperations,
   ...pageHashOperations,
+  ...importOperations,
 } satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;

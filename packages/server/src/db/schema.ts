@@ -233,6 +233,22 @@ export interface PageHashTable {
   last_modified_date: string;
 }
 
+/** A book found outside every library for the import screen (engine.md §9.1, migration 0012). */
+export interface TransientBookTable {
+  id: string;
+  name: string;
+  url: string;
+  path: string;
+  file_size: number;
+  file_last_modified: number;
+  /** JSON of the MediaAnalysis, null until analysed. */
+  analysis: string | null;
+  series_id: string | null;
+  number: number | null;
+  /** Epoch milliseconds. */
+  expires_at: number;
+}
+
 /** How many pages hold a non-blank hash; kept by triggers on media_page (migration 0011). */
 export interface PageHashCountTable {
   hash: string;
@@ -431,6 +447,7 @@ export interface DB {
   page_hash: PageHashTable;
   page_hash_thumbnail: { hash: string; thumbnail: Uint8Array };
   page_hash_count: PageHashCountTable;
+  transient_book: TransientBookTable;
 }
 
 export type { Generated };

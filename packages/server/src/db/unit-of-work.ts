@@ -20,6 +20,7 @@ import { KyselyThumbnailRepository } from './repositories/thumbnails.js';
 import { KyselyUserRepository } from './repositories/users.js';
 import { KyselyHistoryRepository } from './repositories/history.js';
 import { KyselyPageHashRepository } from './repositories/page-hashes.js';
+import { KyselyTransientBookRepository } from './repositories/transient-books.js';
 
 /** Every repository on one connection: the database (each statement its own transaction) or one transaction. */
 export function createRepositories(db: Db): Repositories {
@@ -44,6 +45,7 @@ export function createRepositories(db: Db): Repositories {
     serverSettings: createServerSettingsRepository(db),
     history: new KyselyHistoryRepository(db),
     pageHashes: new KyselyPageHashRepository(db),
+    transientBooks: new KyselyTransientBookRepository(db),
   };
 }
 

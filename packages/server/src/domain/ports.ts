@@ -1,5 +1,6 @@
 import type { HistoryRepository } from './history.js';
 import type { PageHashRepository } from './page-hashes.js';
+import type { TransientBookRepository } from './transient-books.js';
 import type {
   ActivityPageRequest,
   SessionCutoffs,
@@ -603,6 +604,7 @@ export interface Repositories {
   serverSettings: ServerSettingsRepository;
   history: HistoryRepository;
   pageHashes: PageHashRepository;
+  transientBooks: TransientBookRepository;
 }
 
 /**

@@ -61,6 +61,12 @@ export function fontMediaType(path: string): string | null {
   return (extension && FONT_MEDIA_TYPES.get(extension)) || null;
 }
 
+/** The file a page is read from (resolved and checked by the caller) and its analysed media type. */
+export interface PageSource {
+  file: string;
+  mediaType: string | null;
+}
+
 export const notReady = () => notFound('Book analysis failed');
 const noSuchPage = () => badRequest('Page number does not exist');
 /** 422: the page exists but is over a limit of media/limits.ts (too many pixels to convert, too many bytes). */
@@ -104,8 +110,21 @@ export class BookPages {
     opts: { convert?: 'jpeg' | 'png'; pdf?: boolean; signal?: AbortSignal } = {},
   ): Promise<Content | StreamedContent> {
     const page = await this.pageRow(book, number);
-    const file = await this.fileOf(book);
-    if (mediaProfileOf(book.media.mediaType) === 'PDF') {
+    return this.pageOfFile(await this.sourceOf(book), page, number, opts);
+  }
+
+  /**
+   * {@link page} for a file that is not a library's book (a transient book of the import screen): the caller has
+   * resolved and checked `source.file`, and gives the analysed page.
+   */
+  async pageOfFile(
+    source: PageSource,
+    page: StoredPage,
+    number: number,
+    opts: { convert?: 'jpeg' | 'png'; pdf?: boolean; signal?: AbortSignal } = {},
+  ): Promise<Content | StreamedContent> {
+    const file = source.file;
+    if (mediaProfileOf(source.mediaType) === 'PDF') {
       if (opts.pdf) {
         try {
           return { bytes: await this.d.pdf.extractPage(file, number), mediaType: 'application/pdf' };
@@ -122,9 +141,9 @@ export class BookPages {
     }
     const convert = opts.convert;
     if (convert && needsConversion(page.mediaType, convert)) {
-      return this.inMemory(book, page, (content) => this.converted(content, convert, opts.signal), opts.signal);
+      return this.inMemory(source, page, (content) => this.converted(content, convert, opts.signal), opts.signal);
     }
-    return this.entryStream(book, page, opts.signal);
+    return this.entryStream(source, page, opts.signal);
   }
 
   /** The page as stored: entry bytes, or a one-page PDF for PDF books. */
@@ -142,7 +161,7 @@ export class BookPages {
         throw mapPdfError(e);
       }
     }
-    return this.entryStream(book, page, opts.signal);
+    return this.entryStream(await this.sourceOf(book), page, opts.signal);
   }
 
   /**
@@ -151,7 +170,8 @@ export class BookPages {
    */
   async withPageBytes<T>(book: BookFileView, number: number, use: (content: Content) => Promise<T>): Promise<T> {
     if (mediaProfileOf(book.media.mediaType) === 'PDF') return use((await this.page(book, number)) as Content);
-    return this.inMemory(book, await this.pageRow(book, number), use);
+    const page = await this.pageRow(book, number);
+    return this.inMemory(await this.sourceOf(book), page, use);
   }
 
   /** Longest edge 300 px, JPEG. */
@@ -160,7 +180,12 @@ export class BookPages {
       return this.thumbnailOf((await this.page(book, number, opts)) as Content, opts.signal);
     }
     const page = await this.pageRow(book, number);
-    return this.inMemory(book, page, (content) => this.thumbnailOf(content, opts.signal), opts.signal);
+    return this.inMemory(
+      await this.sourceOf(book),
+      page,
+      (content) => this.thumbnailOf(content, opts.signal),
+      opts.signal,
+    );
   }
 
   private async thumbnailOf(content: Content, signal?: AbortSignal): Promise<Content> {
@@ -206,6 +231,10 @@ export class BookPages {
     return file;
   }
 
+  private async sourceOf(book: BookFileView): Promise<PageSource> {
+    return { file: await this.fileOf(book), mediaType: book.media.mediaType };
+  }
+
   private async pageRow(book: BookFileView, number: number): Promise<StoredPage> {
     if (book.media.status !== 'READY') throw notReady();
     const page = await this.d.media.page(book.id, number - 1);
@@ -217,15 +246,15 @@ export class BookPages {
    * The page's entry as it is, streamed from the file. Formats whose reader can only hand an entry over whole
    * (RAR, 7z, TAR) are read within the buffer budget, held until the response has taken the bytes.
    */
-  private async entryStream(book: BookFileView, page: StoredPage, signal?: AbortSignal): Promise<StreamedContent> {
-    const file = await this.fileOf(book);
+  private async entryStream(source: PageSource, page: StoredPage, signal?: AbortSignal): Promise<StreamedContent> {
+    const file = source.file;
     try {
-      if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
+      if (mediaProfileOf(source.mediaType) === 'EPUB') {
         const r = await openEpubResource(file, page.fileName, [page]);
         if (!r) throw notFound('File not found, it may have moved');
         return { stream: r.stream, size: r.size, mediaType: page.mediaType };
       }
-      const reader = this.readerOf(book);
+      const reader = this.readerOf(source);
       if (reader.stream) {
         const { stream, size } = await reader.stream(file, page.fileName, signal ? { signal } : {});
         return { stream, size, mediaType: page.mediaType };
@@ -251,7 +280,7 @@ export class BookPages {
    * is larger than the whole budget.
    */
   private async inMemory<T>(
-    book: BookFileView,
+    source: PageSource,
     page: StoredPage,
     use: (content: Content) => Promise<T>,
     signal?: AbortSignal,
@@ -263,29 +292,29 @@ export class BookPages {
       throw entryError(e);
     }
     try {
-      return await use({ bytes: await this.entryBytes(book, page, signal), mediaType: page.mediaType });
+      return await use({ bytes: await this.entryBytes(source, page, signal), mediaType: page.mediaType });
     } finally {
       release();
     }
   }
 
-  private async entryBytes(book: BookFileView, page: StoredPage, signal?: AbortSignal): Promise<Buffer> {
-    const file = await this.fileOf(book);
+  private async entryBytes(source: PageSource, page: StoredPage, signal?: AbortSignal): Promise<Buffer> {
+    const file = source.file;
     try {
-      if (mediaProfileOf(book.media.mediaType) === 'EPUB') {
+      if (mediaProfileOf(source.mediaType) === 'EPUB') {
         const pages = [{ fileName: page.fileName, mediaType: page.mediaType }];
         const r = await readEpubResource(file, page.fileName, pages);
         if (!r) throw notFound('File not found, it may have moved');
         return r.bytes;
       }
-      return await this.readerOf(book).read(file, page.fileName, signal ? { signal } : {});
+      return await this.readerOf(source).read(file, page.fileName, signal ? { signal } : {});
     } catch (e) {
       throw entryError(e);
     }
   }
 
-  private readerOf(book: BookFileView): ContainerReader {
-    const reader = book.media.mediaType ? readerFor(book.media.mediaType) : undefined;
+  private readerOf(source: PageSource): ContainerReader {
+    const reader = source.mediaType ? readerFor(source.mediaType) : undefined;
     if (!reader) throw notReady();
     return reader;
   }

@@ -10,6 +10,7 @@ import * as m0008 from './0008-sessions-remember-me.js';
 import * as m0009 from './0009-task-kind-index.js';
 import * as m0010 from './0010-historical-events.js';
 import * as m0011 from './0011-page-hashes.js';
+import * as m0012 from './0012-transient-books.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-task-kind-index': m0009,
   '0010-historical-events': m0010,
   '0011-page-hashes': m0011,
+  '0012-transient-books': m0012,
 };

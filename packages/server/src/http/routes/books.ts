@@ -26,12 +26,20 @@ export function checkAccess(user: CurrentUser, target: { libraryId: string } & R
  * Aborts when the client goes away before its answer is sent: the page's inflating and decoding stop with it
  * (issue 11: abandoned requests for a bomb kept growing the process).
  */
-function untilClientLeaves(reply: FastifyReply): AbortSignal {
+export function untilClientLeaves(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort(new Error('The client went away'));
   });
   return controller.signal;
+}
+
+/** A page or resource: in memory, or streamed from the archive with its length when the archive records it. */
+export function sendContent(reply: FastifyReply, content: Content | StreamedContent, fileName: string) {
+  reply.type(content.mediaType).header('Content-Disposition', contentDisposition('inline', fileName));
+  if ('bytes' in content) return reply.send(content.bytes);
+  if (content.size !== null) reply.header('Content-Length', String(content.size));
+  return reply.send(content.stream);
 }
 
 /** `convert=jpeg|png` in any case; "" ignored; anything else 400 (api.md §1.9). */
@@ -148,14 +156,6 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
       return true;
     }
     return false;
-  };
-
-  /** A page or resource: in memory, or streamed from the archive with its length when the archive records it. */
-  const sendContent = (reply: FastifyReply, content: Content | StreamedContent, fileName: string) => {
-    reply.type(content.mediaType).header('Content-Disposition', contentDisposition('inline', fileName));
-    if ('bytes' in content) return reply.send(content.bytes);
-    if (content.size !== null) reply.header('Content-Length', String(content.size));
-    return reply.send(content.stream);
   };
 
   /** The neighbour of a visible book in its series (api.md §3.3): 404 at the ends. */

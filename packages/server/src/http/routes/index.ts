@@ -35,6 +35,7 @@ import { fontHandlers } from './fonts.js';
 import { pageHashHandlers } from './page-hashes.js';
 import { historyHandlers } from './history.js';
 import { mediaManagementHandlers } from './media-management.js';
+import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
 
 export interface RouteOptions {
@@ -100,6 +101,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...readProgressHandlers({ reading: deps.reading }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
       ...pageHashHandlers({ duplicatePages: deps.duplicatePages }),
+      ...importHandlers({ transientBooks: deps.transientBooks }),
       ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
       ...thumbnailHandlers({ thumbnails: deps.thumbnails }),
       ...bookHandlers({
