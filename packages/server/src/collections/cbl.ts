@@ -1,4 +1,4 @@
-import type { ExportedBook } from '../domain/collection.js';
+import type { CblCandidate, ExportedBook } from '../domain/collection.js';
 import { badRequest } from '../domain/errors.js';
 import { MediaLimitError } from '../media/limits.js';
 import {
@@ -167,4 +167,63 @@ export function parseCbl(bytes: Uint8Array): ParsedCbl {
       return { series, number: number.trim(), ...(volume ? { volume } : {}) };
     }),
   };
+}
+
+/** The series names a request is looked up under, most specific first: `Series (Volume)` unless Volume is 1. */
+export function candidateSeriesNames(book: CblRequest): string[] {
+  return book.volume && book.volume !== '1' ? [`${book.series} (${book.volume})`, book.series] : [book.series];
+}
+
+/** SQLite's NOCASE: ASCII letters only, everything else compared exactly (no accent or Unicode case folding). */
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** Numbers compare without their leading zeros (`02` is `2`, `0` and `00` are both empty; `1.0` stays `1.0`). */
+const withoutLeadingZeros = (n: string) => n.replace(/^0+/, '');
+const key = (title: string, number: string) => `${asciiLower(title)}\u0000${withoutLeadingZeros(number)}`;
+
+export interface CblSeriesMatch {
+  series: { seriesId: string; title: string; releaseDate: string | null };
+  books: { bookId: string; number: string; title: string }[];
+}
+
+export interface CblRequestMatches {
+  request: { series: string[]; number: string };
+  matches: CblSeriesMatch[];
+}
+
+/**
+ * Each request of the list with the books that answer it (engine.md §10): a series whose title is one of the
+ * request's names, case-insensitively, and a number equal once leading zeros are dropped. Series are in the order
+ * of the names tried, then as `candidates` come (by title); a request can have none, or several series and books.
+ */
+export function matchCblRequests(
+  books: readonly CblRequest[],
+  candidates: readonly CblCandidate[],
+): CblRequestMatches[] {
+  const byKey = new Map<string, CblCandidate[]>();
+  for (const c of candidates) {
+    const k = key(c.seriesTitle, c.bookNumber);
+    const found = byKey.get(k);
+    if (found) found.push(c);
+    else byKey.set(k, [c]);
+  }
+  return books.map((book) => {
+    const names = candidateSeriesNames(book);
+    const series = new Map<string, CblSeriesMatch>();
+    for (const name of names) {
+      for (const c of byKey.get(key(name, book.number)) ?? []) {
+        let match = series.get(c.seriesId);
+        if (!match) {
+          match = {
+            series: { seriesId: c.seriesId, title: c.seriesTitle, releaseDate: c.seriesReleaseDate },
+            books: [],
+          };
+          series.set(c.seriesId, match);
+        }
+        if (!match.books.some((b) => b.bookId === c.bookId)) {
+          match.books.push({ bookId: c.bookId, number: c.bookNumber, title: c.bookTitle });
+        }
+      }
+    }
+    return { request: { series: names, number: book.number }, matches: [...series.values()] };
+  });
 }

@@ -1,4 +1,6 @@
-import type { ReadListDto } from '@quire/api';
+import { MAX_READ_LIST_IMPORT_BYTES, type ReadListDto, type ReadListRequestMatchDto } from '@quire/api';
+import type { FastifyRequest } from 'fastify';
+import { badRequest } from '../../domain/errors.js';
 import type { readListOperations, readListPosterOperations } from '@quire/api/operations';
 import type { ReadListService, ReadListSortProperty, ReadListView } from '../../collections/index.js';
 import type { LibraryFiles } from '../../library/library-files.js';
@@ -48,6 +50,29 @@ export const toReadListDto = (r: ReadListView): ReadListDto => ({
   filtered: r.filtered,
 });
 
+/**
+ * The `file` part of a ComicRack list upload. The multipart reader stops at the limit, so a bigger file is never
+ * held whole: it is a 400 that says the limit.
+ */
+async function readComicRackUpload(req: FastifyRequest): Promise<Buffer> {
+  if (!req.isMultipart()) throw badRequest("Required part 'file' is not present.");
+  let file: Buffer | undefined;
+  try {
+    for await (const part of req.parts({ limits: { fileSize: MAX_READ_LIST_IMPORT_BYTES, files: 1, fields: 10 } })) {
+      if (part.type === 'file' && part.fieldname === 'file') file = await part.toBuffer();
+    }
+  } catch (e) {
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw badRequest(
+        `Maximum upload size exceeded: a read list file must not exceed ${MAX_READ_LIST_IMPORT_BYTES / 1024 / 1024} MB`,
+      );
+    }
+    throw e;
+  }
+  if (!file) throw badRequest("Required part 'file' is not present.");
+  return file;
+}
+
 export interface ReadListRouteDeps {
   readLists: ReadListService;
   /** The books' files, for the ZIP. */
@@ -91,6 +116,24 @@ export function readListHandlers({
         .type('application/zip')
         .header('Content-Disposition', contentDisposition('attachment', `${name}.zip`))
         .send(streamStoredZip(files, entries));
+    },
+    matchComicRackList: async (req): Promise<ReadListRequestMatchDto> => {
+      const { readListMatch, requests } = await readLists.matchComicRackList(await readComicRackUpload(req));
+      return {
+        readListMatch,
+        requests: requests.map((r) => ({
+          request: r.request,
+          matches: r.matches.map((m) => ({
+            series: {
+              seriesId: m.series.seriesId,
+              title: m.series.title,
+              ...(m.series.releaseDate ? { releaseDate: m.series.releaseDate } : {}),
+            },
+            books: m.books,
+          })),
+        })),
+        errorCode: '',
+      };
     },
     exportReadListAsCbl: async (req, reply) => {
       const { name, xml } = await readLists.comicRackList(req.user, req.params.id);
