@@ -1,6 +1,4 @@
 import { MAX_READ_LIST_IMPORT_BYTES, type ReadListDto, type ReadListRequestMatchDto } from '@quire/api';
-import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../domain/errors.js';
 import type { readListOperations, readListPosterOperations } from '@quire/api/operations';
 import type { ReadListService, ReadListSortProperty, ReadListView } from '../../collections/index.js';
 import type { LibraryFiles } from '../../library/library-files.js';
@@ -9,7 +7,7 @@ import type { Handlers, OperationIdsOf } from '../operations.js';
 import { pageRequest, toPage } from '../listing.js';
 import { utcDateTime } from '../mappers/users.js';
 import { sendSetThumbnail, toReadListPosterDto } from './collections.js';
-import { readUpload } from './thumbnails.js';
+import { readMultipartFile, readUpload } from './thumbnails.js';
 
 /*
  * Read lists (api.md §3.5): the service checks what the caller may see (books filtered by their restrictions,
@@ -49,29 +47,6 @@ export const toReadListDto = (r: ReadListView): ReadListDto => ({
   lastModifiedDate: utcDateTime(r.lastModifiedDate),
   filtered: r.filtered,
 });
-
-/**
- * The `file` part of a ComicRack list upload. The multipart reader stops at the limit, so a bigger file is never
- * held whole: it is a 400 that says the limit.
- */
-async function readComicRackUpload(req: FastifyRequest): Promise<Buffer> {
-  if (!req.isMultipart()) throw badRequest("Required part 'file' is not present.");
-  let file: Buffer | undefined;
-  try {
-    for await (const part of req.parts({ limits: { fileSize: MAX_READ_LIST_IMPORT_BYTES, files: 1, fields: 10 } })) {
-      if (part.type === 'file' && part.fieldname === 'file') file = await part.toBuffer();
-    }
-  } catch (e) {
-    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw badRequest(
-        `Maximum upload size exceeded: a read list file must not exceed ${MAX_READ_LIST_IMPORT_BYTES / 1024 / 1024} MB`,
-      );
-    }
-    throw e;
-  }
-  if (!file) throw badRequest("Required part 'file' is not present.");
-  return file;
-}
 
 export interface ReadListRouteDeps {
   readLists: ReadListService;
@@ -118,7 +93,13 @@ export function readListHandlers({
         .send(streamStoredZip(files, entries));
     },
     matchComicRackList: async (req): Promise<ReadListRequestMatchDto> => {
-      const { readListMatch, requests } = await readLists.matchComicRackList(await readComicRackUpload(req));
+      // The multipart reader stops at the limit: a bigger list is a 400 that says the limit, never held whole.
+      const { file } = await readMultipartFile(
+        req,
+        MAX_READ_LIST_IMPORT_BYTES,
+        `Maximum upload size exceeded: a read list file must not exceed ${MAX_READ_LIST_IMPORT_BYTES / 1024 / 1024} MB`,
+      );
+      const { readListMatch, requests } = await readLists.matchComicRackList(file);
       return {
         readListMatch,
         requests: requests.map((r) => ({
