@@ -45,6 +45,30 @@ export type ReadListDto = Static<typeof ReadListDto>;
 export const PageReadListDto = PageDto(ReadListDto);
 export type PageReadListDto = Page<ReadListDto>;
 
+/** The answer of `POST /api/v1/readlists/match/comicrack` (engine.md §10): nothing is created. */
+export const ReadListRequestMatchDto = Type.Object({
+  /** The list's name; `errorCode` ERR_1009 when a read list has it already, else empty. */
+  readListMatch: Type.Object({ name: Type.String(), errorCode: Type.String() }),
+  requests: Type.Array(
+    Type.Object({
+      /** The series names tried (`Series (Volume)` first) and the number asked for. */
+      request: Type.Object({ series: Type.Array(Type.String(), { uniqueItems: true }), number: Type.String() }),
+      matches: Type.Array(
+        Type.Object({
+          series: Type.Object({
+            seriesId: Type.String(),
+            title: Type.String(),
+            releaseDate: Type.Optional(Type.String({ format: 'date' })),
+          }),
+          books: Type.Array(Type.Object({ bookId: Type.String(), number: Type.String(), title: Type.String() })),
+        }),
+      ),
+    }),
+  ),
+  errorCode: Type.String(),
+});
+export type ReadListRequestMatchDto = Static<typeof ReadListRequestMatchDto>;
+
 export const ReadListCreationDto = Type.Object({
   name: Type.String({ minLength: 1 }),
   summary: Type.String(),

@@ -24,6 +24,12 @@ export type HistoricalEventType = (typeof HISTORICAL_EVENT_TYPES)[number];
 /** Largest poster upload accepted; bigger files are refused with 400. */
 export const MAX_THUMBNAIL_UPLOAD_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Largest ComicRack list the read-list import accepts (spec.md §5; the web client flags a bigger file before
+ * uploading, the server refuses it with 400 without reading past the limit). The largest real lists are ~150 KiB.
+ */
+export const MAX_READ_LIST_IMPORT_BYTES = 10 * 1024 * 1024;
+
 /** What an administrator decided for a duplicate page (engine.md §5.4). */
 export const PAGE_HASH_ACTIONS = ['DELETE_AUTO', 'DELETE_MANUAL', 'IGNORE'] as const;
 export type PageHashAction = (typeof PAGE_HASH_ACTIONS)[number];

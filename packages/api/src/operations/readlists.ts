@@ -6,9 +6,10 @@ import {
   ReadListCreationBody,
   ReadListDto,
   ReadListListQuery,
+  ReadListRequestMatchDto,
   ReadListUpdateDto,
 } from '../collections.js';
-import { binary, defineOperation, noContent } from './operation.js';
+import { binary, defineOperation, multipartFile, noContent } from './operation.js';
 
 /**
  * Read lists of books (api.md §3.5): reads for every user (books filtered by their restrictions, a read list they
@@ -91,6 +92,18 @@ export const readListOperations = {
     access: 'user',
     params: BookIdParams,
     responses: { 200: Type.Array(ReadListDto) },
+  }),
+  /** Parses a ComicRack list and finds its books in every library; the client then creates the list. */
+  matchComicRackList: defineOperation({
+    operationId: 'matchComicRackList',
+    method: 'POST',
+    path: '/api/v1/readlists/match/comicrack',
+    tags: ['ComicRack'],
+    summary: 'Match ComicRack list',
+    access: 'ADMIN',
+    body: multipartFile,
+    consumes: ['multipart/form-data'],
+    responses: { 200: ReadListRequestMatchDto },
   }),
   /** Beyond Komga: the list as a ComicRack reading list, the format `matchComicRackList` imports. */
   exportReadListAsCbl: defineOperation({

@@ -5,7 +5,14 @@ import { newId } from '../domain/ids.js';
 import { seesEverything, type ContentViewer } from '../domain/restrictions.js';
 import { THUMBNAIL_SIZES, type SettingsStore } from '../domain/settings.js';
 import type { EventBus } from '../events/bus.js';
-import { toCblBook, writeCbl } from './cbl.js';
+import {
+  candidateSeriesNames,
+  matchCblRequests,
+  parseCbl,
+  toCblBook,
+  writeCbl,
+  type CblRequestMatches,
+} from './cbl.js';
 import { mosaicOf, type Mosaic } from './mosaic.js';
 import { compareNames, nameMatcher, pageOf, type Paging } from './names.js';
 import type { SetPosters, StoredPoster } from './posters.js';
@@ -311,6 +318,25 @@ export class ReadListService {
   }
 
   // ---- posters ----
+
+  /**
+   * `POST /api/v1/readlists/match/comicrack` (admin): the list's name, with ERR_1009 when a read list already
+   * has it, and the books of every library that answer each of its requests. Nothing is created: the client
+   * sends the chosen books to `create`. Throws a 400 with the code for a file that is not a usable list.
+   */
+  async matchComicRackList(
+    bytes: Uint8Array,
+  ): Promise<{ readListMatch: { name: string; errorCode: string }; requests: CblRequestMatches[] }> {
+    const list = parseCbl(bytes);
+    const [taken, candidates] = await Promise.all([
+      this.d.repository.findByName(list.name),
+      this.d.repository.booksOfSeriesTitled(list.books.flatMap(candidateSeriesNames)),
+    ]);
+    return {
+      readListMatch: { name: list.name, errorCode: taken ? READ_LIST_NAME_EXISTS : '' },
+      requests: matchCblRequests(list.books, candidates),
+    };
+  }
 
   async posters(viewer: ContentViewer, id: string): Promise<StoredPoster[]> {
     await this.counts(viewer, id);

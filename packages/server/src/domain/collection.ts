@@ -65,6 +65,18 @@ export interface ReadListMember {
   visible: boolean;
 }
 
+/** A book that may answer a ComicRack list's request (engine.md §10): what the match answer shows of it. */
+export interface CblCandidate {
+  seriesId: string;
+  /** The series' metadata title, the one a request is matched against. */
+  seriesTitle: string;
+  /** The series' aggregated release date (its first book's). */
+  seriesReleaseDate: string | null;
+  bookId: string;
+  bookNumber: string;
+  bookTitle: string;
+}
+
 /** What a ComicRack list and a ZIP download need about a book. */
 export interface ExportedBook {
   id: string;

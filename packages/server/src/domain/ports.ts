@@ -12,6 +12,7 @@ import type {
 } from './account.js';
 import type { BookNumbering, BookRecord, NewBook } from './book.js';
 import type {
+  CblCandidate,
   CollectionCounts,
   CollectionMember,
   ExportedBook,
@@ -413,6 +414,11 @@ export interface ReadListRepository {
   existingBooks(ids: readonly string[]): Promise<Set<string>>;
   /** These books (unknown ids skipped), in the order given. */
   exportedBooks(ids: readonly string[]): Promise<ExportedBook[]>;
+  /**
+   * Every book, of every library and deleted ones too, whose series' metadata title is one of `titles` compared
+   * ASCII case-insensitively (SQLite's NOCASE, as the reference matches ComicRack lists), by series then number.
+   */
+  booksOfSeriesTitled(titles: readonly string[]): Promise<CblCandidate[]>;
   insert(
     r: Omit<StoredReadList, 'lastModifiedDate'>,
     members: readonly {

@@ -69,6 +69,7 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
   updatePasswordForCurrentUser: { 'body.currentPassword: extra': CURRENT_PASSWORD },
   addUserUploadedCollectionThumbnail: uploadRequired,
   addUserUploadedReadListThumbnail: uploadRequired,
+  matchComicRackList: uploadRequired,
   getReadLists: {
     'parameter query sort: extra':
       "Komga sorts read lists by Spring's `sort` (name, createdDate, lastModifiedDate), which its document hides",

@@ -1,9 +1,16 @@
+import { sql } from 'kysely';
 import type { ContentViewer } from '../../domain/restrictions.js';
 import { atomically, type Db } from '../database.js';
 import type { ReadListRepository } from '../../domain/ports.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
 import { takeMembershipRemovals } from './collections.js';
-import type { StoredReadList, ReadListCounts, ReadListMember, ExportedBook } from '../../domain/collection.js';
+import type {
+  CblCandidate,
+  StoredReadList,
+  ReadListCounts,
+  ReadListMember,
+  ExportedBook,
+} from '../../domain/collection.js';
 
 /*
  * Read lists of books (tables `readlist`, `readlist_book`; engine.md §6.10, §12.3, api.md §3.5). Posters are in
@@ -298,6 +305,36 @@ export class KyselyReadListRepository implements ReadListRepository {
   /** Takes (reads and forgets) the read lists that lost books to a deletion (migration 0007). */
   takeMembershipRemovals(): Promise<string[]> {
     return takeMembershipRemovals(this.db, 'readlist');
+  }
+
+  /** Books whose series' metadata title is one of `titles`, compared with SQLite's NOCASE (ASCII only). */
+  async booksOfSeriesTitled(titles: readonly string[]): Promise<CblCandidate[]> {
+    const found: CblCandidate[] = [];
+    for (const part of chunks([...new Set(titles)])) {
+      const rows = await this.db
+        .selectFrom('series_metadata as sm')
+        .innerJoin('book as b', 'b.series_id', 'sm.series_id')
+        .innerJoin('book_metadata as bm', 'bm.book_id', 'b.id')
+        .leftJoin('book_metadata_aggregation as bma', 'bma.series_id', 'sm.series_id')
+        .select(['sm.series_id', 'sm.title as series_title', 'bma.release_date', 'b.id', 'bm.number', 'bm.title'])
+        .where(sql<boolean>`sm.title collate nocase in (${sql.join(part)})`)
+        .orderBy('sm.title_sort')
+        .orderBy('sm.series_id')
+        .orderBy('bm.number_sort')
+        .orderBy('b.name')
+        .execute();
+      for (const r of rows) {
+        found.push({
+          seriesId: r.series_id,
+          seriesTitle: r.series_title,
+          seriesReleaseDate: r.release_date,
+          bookId: r.id,
+          bookNumber: r.number,
+          bookTitle: r.title,
+        });
+      }
+    }
+    return found;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ReadListDto } from '@quire/api';
+import { MAX_READ_LIST_IMPORT_BYTES, type ReadListDto, type ReadListRequestMatchDto } from '@quire/api';
 import type { readListOperations, readListPosterOperations } from '@quire/api/operations';
 import type { ReadListService, ReadListSortProperty, ReadListView } from '../../collections/index.js';
 import type { LibraryFiles } from '../../library/library-files.js';
@@ -7,7 +7,7 @@ import type { Handlers, OperationIdsOf } from '../operations.js';
 import { pageRequest, toPage } from '../listing.js';
 import { utcDateTime } from '../mappers/users.js';
 import { sendSetThumbnail, toReadListPosterDto } from './collections.js';
-import { readUpload } from './thumbnails.js';
+import { readMultipartFile, readUpload } from './thumbnails.js';
 
 /*
  * Read lists (api.md §3.5): the service checks what the caller may see (books filtered by their restrictions,
@@ -91,6 +91,30 @@ export function readListHandlers({
         .type('application/zip')
         .header('Content-Disposition', contentDisposition('attachment', `${name}.zip`))
         .send(streamStoredZip(files, entries));
+    },
+    matchComicRackList: async (req): Promise<ReadListRequestMatchDto> => {
+      // The multipart reader stops at the limit: a bigger list is a 400 that says the limit, never held whole.
+      const { file } = await readMultipartFile(
+        req,
+        MAX_READ_LIST_IMPORT_BYTES,
+        `Maximum upload size exceeded: a read list file must not exceed ${MAX_READ_LIST_IMPORT_BYTES / 1024 / 1024} MB`,
+      );
+      const { readListMatch, requests } = await readLists.matchComicRackList(file);
+      return {
+        readListMatch,
+        requests: requests.map((r) => ({
+          request: r.request,
+          matches: r.matches.map((m) => ({
+            series: {
+              seriesId: m.series.seriesId,
+              title: m.series.title,
+              ...(m.series.releaseDate ? { releaseDate: m.series.releaseDate } : {}),
+            },
+            books: m.books,
+          })),
+        })),
+        errorCode: '',
+      };
     },
     exportReadListAsCbl: async (req, reply) => {
       const { name, xml } = await readLists.comicRackList(req.user, req.params.id);

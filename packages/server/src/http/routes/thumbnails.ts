@@ -6,27 +6,43 @@ import type { Thumbnails } from '../../library/thumbnails.js';
 import { toThumbnailBookDto, toThumbnailSeriesDto } from '../mappers/thumbnails.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
-/** The `file` part and an optional `selected` field; `selected` in the query is used when not in the form. */
-export async function readUpload(req: FastifyRequest, querySelected: boolean | undefined) {
+/**
+ * The first `file` part of a multipart request and its text fields. The reader stops at `maxBytes`, so a bigger
+ * file is never held whole: it is a 400 with `tooLarge` as message.
+ */
+export async function readMultipartFile(
+  req: FastifyRequest,
+  maxBytes: number,
+  tooLarge: string,
+): Promise<{ file: Buffer; fields: Record<string, string> }> {
   if (!req.isMultipart()) throw badRequest("Required part 'file' is not present.");
   let file: Buffer | undefined;
-  let selected = querySelected;
+  const fields: Record<string, string> = {};
   try {
-    for await (const part of req.parts({ limits: { fileSize: MAX_THUMBNAIL_UPLOAD_BYTES, files: 2, fields: 10 } })) {
+    for await (const part of req.parts({ limits: { fileSize: maxBytes, files: 2, fields: 10 } })) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
         if (part.fieldname === 'file' && !file) file = bytes;
-      } else if (part.fieldname === 'selected') {
-        selected = !/^(false|0|off|no)$/i.test(String(part.value).trim());
+      } else {
+        fields[part.fieldname] = String(part.value);
       }
     }
   } catch (e) {
-    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw badRequest(`Maximum upload size exceeded: the poster must not exceed ${MAX_THUMBNAIL_UPLOAD_BYTES} bytes`);
-    }
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(tooLarge);
     throw e;
   }
   if (!file) throw badRequest("Required part 'file' is not present.");
+  return { file, fields };
+}
+
+/** A poster upload: the `file` part and an optional `selected` field; `selected` in the query is used when not in the form. */
+export async function readUpload(req: FastifyRequest, querySelected: boolean | undefined) {
+  const { file, fields } = await readMultipartFile(
+    req,
+    MAX_THUMBNAIL_UPLOAD_BYTES,
+    `Maximum upload size exceeded: the poster must not exceed ${MAX_THUMBNAIL_UPLOAD_BYTES} bytes`,
+  );
+  const selected = fields.selected === undefined ? querySelected : !/^(false|0|off|no)$/i.test(fields.selected.trim());
   return { file, selected: selected ?? true };
 }
 
