@@ -30,6 +30,13 @@ export const MAX_THUMBNAIL_UPLOAD_BYTES = 10 * 1024 * 1024;
  */
 export const MAX_READ_LIST_IMPORT_BYTES = 10 * 1024 * 1024;
 
+/**
+ * How an imported book's file reaches its series folder (api.md §4.1 `BookImportBatchDto`): moved, copied, or
+ * hard-linked (copied when the link cannot be made, e.g. across file systems).
+ */
+export const COPY_MODES = ['MOVE', 'COPY', 'HARDLINK'] as const;
+export type CopyMode = (typeof COPY_MODES)[number];
+
 /** What an administrator decided for a duplicate page (engine.md §5.4). */
 export const PAGE_HASH_ACTIONS = ['DELETE_AUTO', 'DELETE_MANUAL', 'IGNORE'] as const;
 export type PageHashAction = (typeof PAGE_HASH_ACTIONS)[number];

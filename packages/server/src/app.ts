@@ -42,6 +42,7 @@ import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { TransientBooks } from './library/transient-books.js';
+import { BookImporter } from './library/book-importer.js';
 import { History } from './library/history.js';
 import { MediaManagementQueries } from './db/queries/media-management.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
@@ -188,6 +189,18 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     history,
     logger,
   });
+  // Books brought in from outside the libraries (ImportBook tasks).
+  const importer = new BookImporter({
+    uow,
+    libraries: libraryRepository,
+    series: seriesRepository,
+    books: bookRepository,
+    thumbnails: repos.thumbnails,
+    events,
+    tasks,
+    history,
+    logger,
+  });
   const pageHashes = repos.pageHashes;
   const duplicatePages = new DuplicatePages({ pageHashes, books: books.queries, pages: books.pages, tasks });
   const pageEditor = new BookPageEditor({
@@ -222,6 +235,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       trash,
       thumbnails,
       deletion: fileDeletion,
+      importer,
       duplicatePages,
       pageEditor,
       collections,
@@ -289,6 +303,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       analyzer: books.analyzer,
       pages: books.pages,
     }),
+    importer,
     history,
     mediaManagement: new MediaManagementQueries(db),
     logger,

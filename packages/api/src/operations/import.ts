@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { ScanRequestDto, TransientBookDto } from '../import.js';
-import { binary, defineOperation } from './operation.js';
+import { BookImportBatchDto, ScanRequestDto, TransientBookDto } from '../import.js';
+import { accepted, binary, defineOperation } from './operation.js';
 
-/** Books from outside the libraries (api.md §3.11): the import screen's scan, analysis and pages. */
+/** Books from outside the libraries (api.md §3.11): the import screen's scan, analysis and pages, and the import. */
 export const importOperations = {
   scanTransientBooks: defineOperation({
     operationId: 'scanTransientBooks',
@@ -35,5 +35,15 @@ export const importOperations = {
     params: Type.Object({ id: Type.String(), pageNumber: Type.Integer() }),
     responses: { 200: binary('The page image') },
     produces: ['image/*', 'application/pdf'],
+  }),
+  importBooks: defineOperation({
+    operationId: 'importBooks',
+    method: 'POST',
+    path: '/api/v1/books/import',
+    tags: ['Import'],
+    summary: 'Import books',
+    access: 'ADMIN',
+    body: BookImportBatchDto,
+    responses: accepted,
   }),
 };

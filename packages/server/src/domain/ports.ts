@@ -83,6 +83,8 @@ export interface SeriesRepository {
   /** Series row, its metadata (`title = titleSort = name` by default) and an empty book-metadata aggregation. */
   insert(series: readonly NewSeries[], now: Date): Promise<void>;
   updateFileLastModified(id: string, fileLastModified: number, now: Date): Promise<void>;
+  /** A one-shot whose book file was replaced by an import (engine.md §9.2): the series follows its new file. */
+  moveOneshot(id: string, file: { url: string; fileLastModified: number }, now: Date): Promise<void>;
   softDelete(ids: readonly string[], now: Date): Promise<void>;
   titles(id: string): Promise<
     | {
@@ -208,6 +210,16 @@ export interface BookRepository {
       fileHash: string;
       fileHashKoreader: string;
     },
+    now: Date,
+  ): Promise<void>;
+  /**
+   * An imported file takes the place of the book's (an upgrade, engine.md §9.2): its name, url, size and time; blank
+   * hashes; media OUTDATED, so that the next analysis adjusts read progress if the page count changed. Everything
+   * else of the book (id, metadata, posters, progress, read lists) stays, and a trashed book comes back.
+   */
+  upgradeFile(
+    id: string,
+    file: { name: string; url: string; fileSize: number; fileLastModified: number },
     now: Date,
   ): Promise<void>;
   /** Hard delete; metadata, media, pages, thumbnail rows and read progress go through the cascades. */

@@ -31,12 +31,15 @@ import type { FileDeletion } from '../library/file-deletion.js';
 import type { DuplicatePages } from '../library/duplicate-pages.js';
 import type { History } from '../library/history.js';
 import type { TransientBooks } from '../library/transient-books.js';
+import type { BookImporter } from '../library/book-importer.js';
 import type { MediaManagementQueries } from '../db/queries/media-management.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
   /** The import screen's books found outside the libraries. */
   transientBooks: TransientBooks;
+  /** Queues the import of books from outside the libraries (ImportBook tasks). */
+  importer: BookImporter;
   config: Config;
   db: Db;
   events: EventBus;

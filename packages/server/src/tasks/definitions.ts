@@ -1,8 +1,9 @@
+import type { CopyMode } from '@quire/api/constants';
 import type { PageToRemove } from '../domain/page-hashes.js';
 
 /**
  * Task definitions (engine.md §8, appendix B): plain data, one variant per Komga task type that Quire queues
- * (Komga's others, such as ImportBook, arrive with the issue that queues them; a stored row of
+ * (Komga's others arrive with the issue that queues them; a stored row of
  * a kind this version lacks is dropped by the queue). The `kind` is Komga's simple type name, which is also the
  * `countByType` key of the SSE `TaskQueueStatus` event and the `type` tag of the task metrics (api.md §6, §9.1).
  *
@@ -47,6 +48,14 @@ export type Task =
   | { kind: 'AggregateSeriesMetadata'; seriesId: string }
   | { kind: 'RefreshBookLocalArtwork'; bookId: string }
   | { kind: 'RefreshSeriesLocalArtwork'; seriesId: string }
+  | {
+      kind: 'ImportBook';
+      sourceFile: string;
+      seriesId: string;
+      copyMode: CopyMode;
+      destinationName: string | null;
+      upgradeBookId: string | null;
+    }
   | { kind: 'ConvertBook'; bookId: string; seriesId: string }
   | { kind: 'RepairExtension'; bookId: string; seriesId: string }
   | { kind: 'RemoveHashedPages'; bookId: string; seriesId: string; pages: PageToRemove[] }
@@ -79,6 +88,7 @@ const RULES: { [K in TaskKind]: Rule<K> } = {
   AggregateSeriesMetadata: { uniqueId: (t) => `AGGREGATE_SERIES_METADATA_${t.seriesId}`, groupId: (t) => t.seriesId },
   RefreshBookLocalArtwork: { uniqueId: (t) => `REFRESH_BOOK_LOCAL_ARTWORK_${t.bookId}` },
   RefreshSeriesLocalArtwork: { uniqueId: (t) => `REFRESH_SERIES_LOCAL_ARTWORK_${t.seriesId}` },
+  ImportBook: { uniqueId: (t) => `IMPORT_BOOK_${t.seriesId}_${t.sourceFile}`, groupId: (t) => t.seriesId },
   ConvertBook: { uniqueId: (t) => `CONVERT_BOOK_${t.bookId}`, groupId: (t) => t.seriesId },
   RepairExtension: { uniqueId: (t) => `REPAIR_EXTENSION_${t.bookId}`, groupId: (t) => t.seriesId },
   // Quire: the removed pages are part of the id, so that asking for a second page of a book while the first

@@ -2,6 +2,7 @@ import { PRIORITY, type Priority, type Task, type TaskKind, type TaskOf } from '
 import type { TaskEmitter } from './emitter.js';
 import type { BookAnalyzer } from '../library/book-analyzer.js';
 import type { BookConverter } from '../library/book-converter.js';
+import type { BookImporter } from '../library/book-importer.js';
 import type { BookHasher } from '../library/book-hasher.js';
 import type { LibraryScanner } from '../library/library-scanner.js';
 import type { Trash } from '../library/trash.js';
@@ -60,6 +61,8 @@ export interface TaskServices {
   duplicatePages: Pick<DuplicatePages, 'autoDeletions'>;
   /** RemoveHashedPages. */
   pageEditor: Pick<BookPageEditor, 'removeHashedPages'>;
+  /** ImportBook. */
+  importer: Pick<BookImporter, 'importBook'>;
   /** DeleteBook, DeleteSeries. */
   deletion: Pick<FileDeletion, 'deleteBook' | 'deleteSeries'>;
   /** After ScanLibrary and EmptyTrash: empty collections and read lists go (engine.md §12.3). */
@@ -74,7 +77,7 @@ export interface TaskServices {
  */
 export function createHandlers(services: TaskServices): Handlers {
   const { analyzer, hasher, converter, scanner, trash, thumbnails, deletion, collections, metadata } = services;
-  const { duplicatePages, pageEditor } = services;
+  const { duplicatePages, pageEditor, importer } = services;
   return {
     // engine.md §8.3: the scan queues its own refreshes; then analysis of new/changed books and hashing.
     ScanLibrary: async (task, ctx) => {
@@ -147,6 +150,10 @@ export function createHandlers(services: TaskServices): Handlers {
       await ctx.submit(outcome.next, ctx.priority + 1);
     },
     RepairExtension: async (task) => void (await converter.repairExtension(task.bookId)),
+    // engine.md §8.3: the imported file is analysed next (p + 1), with the renumbering's refreshes.
+    ImportBook: async (task, ctx) => {
+      await ctx.submit(await importer.importBook(task), ctx.priority + 1);
+    },
     DeleteBook: (task) => deletion.deleteBook(task.bookId),
     DeleteSeries: (task) => deletion.deleteSeries(task.seriesId),
     // engine.md §8.3: book → its series at priority - 1 → the series' aggregation at the same priority.

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import { atomically, type Db } from '../database.js';
 import type { BookRepository } from '../../domain/ports.js';
 import type { BookRecord, NewBook, BookNumbering } from '../../domain/book.js';
 
@@ -442,6 +442,36 @@ export class KyselyBookRepository implements BookRepository {
       })
       .where('id', '=', id)
       .execute();
+  }
+
+  async upgradeFile(
+    id: string,
+    file: { name: string; url: string; fileSize: number; fileLastModified: number },
+    at: Date,
+    t: Db = this.db,
+  ): Promise<void> {
+    const now = at.toISOString();
+    await atomically(t, async (tx) => {
+      await tx
+        .updateTable('book')
+        .set({
+          name: file.name,
+          url: file.url,
+          file_size: file.fileSize,
+          file_last_modified: iso(file.fileLastModified),
+          file_hash: '',
+          file_hash_koreader: '',
+          deleted_date: null,
+          last_modified_date: now,
+        })
+        .where('id', '=', id)
+        .execute();
+      await tx
+        .updateTable('media')
+        .set({ status: 'OUTDATED', last_modified_date: now })
+        .where('book_id', '=', id)
+        .execute();
+    });
   }
 
   /** Hard delete; metadata, media, pages, thumbnail rows and read progress go through the cascades. */

@@ -148,6 +148,14 @@ export class KyselySeriesRepository implements SeriesRepository {
       .execute();
   }
 
+  async moveOneshot(id: string, file: { url: string; fileLastModified: number }, at: Date, t: Db = this.db) {
+    await t
+      .updateTable('series')
+      .set({ url: file.url, file_last_modified: iso(file.fileLastModified), last_modified_date: at.toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async softDelete(ids: readonly string[], at: Date, t: Db = this.db): Promise<void> {
     const now = at.toISOString();
     for (const part of chunks(ids)) {

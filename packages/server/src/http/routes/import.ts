@@ -2,6 +2,7 @@ import type { TransientBookDto } from '@quire/api';
 import type { importOperations } from '@quire/api/operations';
 import type { TransientBook } from '../../domain/transient-books.js';
 import type { TransientBooks } from '../../library/transient-books.js';
+import type { BookImporter } from '../../library/book-importer.js';
 import { humanSize, pageFileName, toBookPageDto } from '../mappers/books.js';
 import { sendContent, untilClientLeaves } from './books.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
@@ -26,9 +27,10 @@ function toTransientBookDto(b: TransientBook): TransientBookDto {
   };
 }
 
-/** The import screen's transient books (api.md §3.11). */
+/** The import screen's transient books and the import itself (api.md §3.11). */
 export function importHandlers(d: {
   transientBooks: TransientBooks;
+  importer: Pick<BookImporter, 'queueImports'>;
 }): Handlers<OperationIdsOf<typeof importOperations>> {
   return {
     scanTransientBooks: async (req) => (await d.transientBooks.scan(req.body.path)).map(toTransientBookDto),
@@ -37,6 +39,11 @@ export function importHandlers(d: {
       const { id, pageNumber } = req.params;
       const content = await d.transientBooks.page(id, pageNumber, untilClientLeaves(reply));
       return sendContent(reply, content, pageFileName(id, pageNumber, content.mediaType));
+    },
+    // One ImportBook task per book; each reports its outcome as a BookImported event (api.md §6).
+    importBooks: async (req, reply) => {
+      await d.importer.queueImports(req.body.books, req.body.copyMode);
+      return reply.code(202).send(null);
     },
   };
 }

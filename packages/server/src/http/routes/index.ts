@@ -101,7 +101,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...readProgressHandlers({ reading: deps.reading }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
       ...pageHashHandlers({ duplicatePages: deps.duplicatePages }),
-      ...importHandlers({ transientBooks: deps.transientBooks }),
+      ...importHandlers({ transientBooks: deps.transientBooks, importer: deps.importer }),
       ...metadataHandlers({ editing: deps.metadata.editing, refresh: deps.metadata.refresh }),
       ...thumbnailHandlers({ thumbnails: deps.thumbnails }),
       ...bookHandlers({

@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeImage, writeCbz } from '../support/library-builder.js';
+import { claim, startServer, type TestServer } from '../support/server.js';
+import { call, eventually, openEvents, type EventStream } from '../reading/helpers.js';
+
+/*
+ * POST /api/v1/books/import (api.md §3.3, engine.md §9.2) on the real server: files from a folder outside every
+ * library brought into a series folder, each import's outcome seen on the administrator's event stream and in the
+ * history, and the files on disk checked.
+ */
+
+type Imported = { bookId?: string; sourceFile: string; success: boolean; message?: string };
+
+let s: TestServer;
+let admin: string;
+let dir: string;
+let libraryRoot: string;
+let incoming: string;
+let seriesId: string;
+let otherSeriesId: string;
+let events: EventStream;
+const sha = async (path: string) =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+const series = () => join(libraryRoot, 'Series');
+
+const idle = async () => {
+  let quiet = 0;
+  for (let i = 0; i < 1200 && quiet < 3; i++) {
+    quiet = (await s.app.tasks.counts()).count === 0 ? quiet + 1 : 0;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+/** Imports, and waits for the BookImported event of that source. */
+async function importBooks(
+  books: { sourceFile: string; seriesId: string; upgradeBookId?: string; destinationName?: string }[],
+  copyMode: string,
+): Promise<Imported[]> {
+  const before = events.events.length;
+  const res = await call(s, admin, 'POST', '/api/v1/books/import', { books, copyMode });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  const outcomes = () =>
+    events.events
+      .slice(before)
+      .filter((e) => e.type === 'BookImported')
+      .map((e) => e.data as Imported);
+  await events.until(() => outcomes().length >= books.length, 30_000);
+  await idle();
+  return outcomes();
+}
+
+const booksOf = async (id: string) => {
+  const res = await call(s, admin, 'GET', `/api/v1/series/${id}/books?unpaged=true`);
+  return (res.body as { content: { id: string; name: string; url: string; media: { status: string } }[] }).content;
+};
+
+beforeAll(async () => {
+  s = await startServer();
+  admin = (await claim(s)).authorization;
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'quire-import-')));
+  libraryRoot = join(dir, 'library');
+  incoming = join(dir, 'incoming');
+  await writeCbz(join(series(), 'Series 1.cbz'), { seed: 1 });
+  await writeCbz(join(libraryRoot, 'Other/Other 1.cbz'), { seed: 2 });
+  const res = await call(s, admin, 'POST', '/api/v1/libraries', { name: 'Comics', root: libraryRoot });
+  expect(res.status).toBe(200);
+  await idle();
+  const all = (await call(s, admin, 'GET', '/api/v1/series?unpaged=true')).body as {
+    content: { id: string; name: string }[];
+  };
+  seriesId = all.content.find((x) => x.name === 'Series')!.id;
+  otherSeriesId = all.content.find((x) => x.name === 'Other')!.id;
+  events = await openEvents(s, admin);
+});
+
+afterAll(async () => {
+  await events?.close();
+  await s.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await rm(incoming, { recursive: true, force: true });
+  await mkdir(incoming, { recursive: true });
+});
+
+describe('POST /api/v1/books/import', () => {
+  it('copies a book into the series: the source stays, the book is added, analysed, and recorded', async () => {
+    const source = join(incoming, 'Series 2.cbz');
+    await writeCbz(source, { seed: 3 });
+    const [outcome] = await importBooks([{ sourceFile: source, seriesId }], 'COPY');
+    expect(outcome).toMatchObject({ sourceFile: source, success: true, bookId: expect.any(String) });
+    const target = join(series(), 'Series 2.cbz');
+    expect(await sha(target)).toBe(await sha(source));
+    const books = await booksOf(seriesId);
+    const added = books.find((b) => b.id === outcome!.bookId)!;
+    expect(added).toMatchObject({ name: 'Series 2', url: target });
+    await eventually(async () => {
+      expect((await booksOf(seriesId)).find((b) => b.id === added.id)!.media.status).toBe('READY');
+    });
+    const history = (await call(s, admin, 'GET', '/api/v1/history?type=BookImported')).body as {
+      content: { bookId: string; properties: Record<string, string> }[];
+    };
+    expect(history.content).toContainEqual(
+      expect.objectContaining({ bookId: added.id, properties: { name: target, source, upgrade: 'No' } }),
+    );
+    expect((await readdir(series())).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('refuses a missing source (ERR_1018), a source inside a library (ERR_1019), an existing destination (ERR_1021)', async () => {
+    await writeCbz(join(incoming, 'Series 1.cbz'), { seed: 9 });
+    const outcomes = await importBooks(
+      [
+        { sourceFile: join(incoming, 'missing.cbz'), seriesId },
+        { sourceFile: join(libraryRoot, 'Other/Other 1.cbz'), seriesId },
+        { sourceFile: join(incoming, 'Series 1.cbz'), seriesId },
+      ],
+      'MOVE',
+    );
+    expect(outcomes).toEqual([
+      { sourceFile: join(incoming, 'missing.cbz'), success: false, message: 'ERR_1018' },
+      { sourceFile: join(libraryRoot, 'Other/Other 1.cbz'), success: false, message: 'ERR_1019' },
+      { sourceFile: join(incoming, 'Series 1.cbz'), success: false, message: 'ERR_1021' },
+    ]);
+    // nothing moved
+    await stat(join(libraryRoot, 'Other/Other 1.cbz'));
+    await stat(join(incoming, 'Series 1.cbz'));
+  });
+
+  it("refuses a link that leads into a library (ERR_1019), an upgrade of another series' book (ERR_1020), a file that is no book (ERR_1022)", async () => {
+    await symlink(join(libraryRoot, 'Other/Other 1.cbz'), join(incoming, 'link.cbz'));
+    await writeCbz(join(incoming, 'Upgrade.cbz'), { seed: 4 });
+    await writeFile(join(incoming, 'notes.txt'), 'not a book');
+    const otherBook = (await booksOf(otherSeriesId))[0]!;
+    const outcomes = await importBooks(
+      [
+        { sourceFile: join(incoming, 'link.cbz'), seriesId },
+        { sourceFile: join(incoming, 'Upgrade.cbz'), seriesId, upgradeBookId: otherBook.id },
+        { sourceFile: join(incoming, 'notes.txt'), seriesId },
+      ],
+      'COPY',
+    );
+    expect(outcomes.map((o) => o.message)).toEqual(['ERR_1019', 'ERR_1020', 'ERR_1022']);
+    expect(await readdir(series())).toEqual(expect.not.arrayContaining(['Upgrade.cbz', 'notes.txt']));
+  });
+
+  it('answers 400 with the validation body for a bad copy mode or a book without its series, and 403 to non-admins', async () => {
+    let res = await call(s, admin, 'POST', '/api/v1/books/import', { books: [], copyMode: 'TELEPORT' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ violations: [expect.objectContaining({ fieldName: expect.any(String) })] });
+    res = await call(s, admin, 'POST', '/api/v1/books/import', { books: [{ sourceFile: '/x.cbz' }], copyMode: 'COPY' });
+    expect(res.status).toBe(400);
+    await call(s, admin, 'POST', '/api/v2/users', { email: 'u@example.org', password: 'user-secret', roles: [] });
+    res = await call(
+      s,
+      `Basic ${Buffer.from('u@example.org:user-secret').toString('base64')}`,
+      'POST',
+      '/api/v1/books/import',
+      { books: [], copyMode: 'COPY' },
+    );
+    expect(res.status).toBe(403);
+  });
+
+  it('keeps only the final name component of destinationName, and renames the sidecars with the book', async () => {
+    const source = join(incoming, 'scan 07.cbz');
+    await writeCbz(source, { seed: 5 });
+    await writeFile(join(incoming, 'scan 07.jpg'), await makeImage('jpeg', 1));
+    await writeFile(join(incoming, 'SCAN 07-2.png'), await makeImage('png', 2));
+    const [outcome] = await importBooks(
+      [{ sourceFile: source, seriesId, destinationName: '../../../escaped/Series 7' }],
+      'MOVE',
+    );
+    expect(outcome).toMatchObject({ success: true });
+    const names = await readdir(series());
+    expect(names).toEqual(expect.arrayContaining(['Series 7.cbz', 'Series 7.jpg', 'Series 7-2.png']));
+    await expect(stat(join(dir, 'escaped'))).rejects.toThrow();
+    // moved: the sources are gone
+    expect(await readdir(incoming)).toEqual([]);
+  });
+});
