@@ -49,6 +49,21 @@ const affected: { [T in QuireEventType]?: (data: QuireEventPayloads[T]) => Query
 
 const EVENT_TYPES = Object.keys(affected) as QuireEventType[];
 
+/** Events a screen reacts to itself (not by refreshing queries): the import outcomes shown as toasts. */
+const FORWARDED = ['BookImported'] as const satisfies readonly QuireEventType[];
+type ForwardedEvent = (typeof FORWARDED)[number];
+type LiveEventListener<T extends ForwardedEvent> = (data: QuireEventPayloads[T]) => void;
+const listeners: { [T in ForwardedEvent]: Set<LiveEventListener<T>> } = { BookImported: new Set() };
+
+/** Calls `listener` with each `type` event of the open stream while the caller is mounted (keep it stable). */
+export function useLiveEventListener<T extends ForwardedEvent>(type: T, listener: LiveEventListener<T>): void {
+  useEffect(() => {
+    const set = listeners[type] as Set<LiveEventListener<T>>;
+    set.add(listener);
+    return () => void set.delete(listener);
+  }, [type, listener]);
+}
+
 /** Live events are batched over this window before the queries they concern are refreshed. */
 const INVALIDATION_WINDOW_MS = 500;
 
@@ -82,6 +97,12 @@ export function useLiveEvents(enabled: boolean, onSessionExpired: () => void): v
         const keys = (affected[type] as (data: unknown) => QueryKey[])(parse(e));
         keys.forEach((queryKey) => pending.set(JSON.stringify(queryKey), queryKey));
         timer ??= setTimeout(flush, INVALIDATION_WINDOW_MS);
+      });
+    }
+    for (const type of FORWARDED) {
+      source.addEventListener(type, (e) => {
+        const data = parse(e) as QuireEventPayloads[typeof type] | undefined;
+        if (data) listeners[type].forEach((l) => l(data));
       });
     }
     source.addEventListener('TaskQueueStatus', (e) => {

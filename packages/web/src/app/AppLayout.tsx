@@ -32,6 +32,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import HistoryIcon from '@mui/icons-material/History';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
+import ImportContactsIcon from '@mui/icons-material/ImportContacts';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
@@ -43,6 +44,7 @@ import { LanguageSelect, ThemeSelect } from '../components/PreferenceSelects';
 import { LibraryActionsMenu } from '../features/libraries/LibraryActionsMenu';
 import { LibraryDialogsProvider, useLibraryActions } from '../features/libraries/LibraryDialogs';
 import { TaskIndicator } from '../features/libraries/TaskIndicator';
+import { ImportToasts } from '../features/import-books/ImportToasts';
 import { SearchBox } from '../features/search/SearchBox';
 import { ALL_LIBRARIES } from './preferences';
 
@@ -201,6 +203,10 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
               <MediaManagementItem />
               <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
             </List>
+            <Divider />
+            <List subheader={<ListSubheader disableSticky>{t('nav.import')}</ListSubheader>}>
+              <NavItem to="/import/books" icon={<ImportContactsIcon />} label={t('nav.importBooks')} />
+            </List>
           </>
         )}
         <Divider />
@@ -280,6 +286,7 @@ export function AppLayout() {
 
 function Shell() {
   const { t } = useTranslation();
+  const admin = isAdmin(useCurrentUser().data);
   const theme = useTheme();
   const desktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -351,6 +358,7 @@ function Shell() {
         )}
         <Outlet />
       </Box>
+      {admin && <ImportToasts />}
     </Box>
   );
 }

@@ -280,6 +280,14 @@ export function createRoutes(): RouteObject[] {
                         (m) => m.TasksPage,
                       ),
                     },
+                    { path: 'import', element: <Navigate to="/import/books" replace /> },
+                    {
+                      path: 'import/books',
+                      lazy: lazyPage(
+                        () => import('../features/import-books/ImportBooksPage'),
+                        (m) => m.ImportBooksPage,
+                      ),
+                    },
                     {
                       path: 'media-management',
                       lazy: lazyPage(

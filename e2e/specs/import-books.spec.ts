@@ -1,0 +1,172 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { buildLibrary } from '../../packages/server/test/support/library-builder.js';
+import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const EMAIL = 'admin@example.org';
+const PASSWORD = 'admin-secret';
+const basic = `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`;
+
+interface BookJson {
+  id: string;
+  name: string;
+  url: string;
+  metadata: { number: string; numberSort: number };
+  readProgress: { page: number; completed: boolean } | null;
+}
+
+/*
+ * Issue 15 in the browser: a folder outside the library holds a new book for the series and a better copy of its
+ * first book. The administrator scans it from /import/books, gives both rows the series and their numbers, compares
+ * the upgrade with the book it replaces, imports, and sees the outcomes as toasts, the new book in the series and
+ * the first book's reading progress kept on the new file.
+ */
+describe('import books: one new book and one upgrade through /import/books', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let root: string;
+  let incoming: string;
+  let seriesId: string;
+  let failed = false;
+
+  const api = async <T>(path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { Authorization: basic, 'Content-Type': 'application/json', ...init.headers },
+    });
+    return (res.headers.get('Content-Type')?.includes('json') ? await res.json() : undefined) as T;
+  };
+  const seriesBooks = async () =>
+    (await api<{ content: BookJson[] }>(`/api/v1/series/${seriesId}/books?unpaged=true&sort=metadata.numberSort,asc`))
+      .content;
+  const main = () => page.getByRole('main');
+
+  beforeAll(async () => {
+    server = await startServer();
+    const claim = await fetch(`${server.url}/api/v1/claim`, {
+      method: 'POST',
+      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
+    });
+    expect(claim.status).toBe(200);
+    root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-import-library-')));
+    incoming = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-import-incoming-')));
+    await buildLibrary(root, {
+      'Alpha/Alpha 001.cbz': { pages: 2, seed: 1 },
+      'Alpha/Alpha 002.cbz': { pages: 2, seed: 2 },
+    });
+    await buildLibrary(incoming, {
+      'Alpha 003.cbz': { pages: 2, seed: 3 },
+      'Alpha 001 HD.cbz': { pages: 3, seed: 4 },
+    });
+    const library = await api<{ id: string }>('/api/v1/libraries', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'E2E Import', root }),
+    });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const series = await api<{ content: { id: string; booksCount: number }[] }>(
+        `/api/v1/series?library_id=${library.id}`,
+      );
+      const alpha = series.content[0];
+      if (alpha && alpha.booksCount === 2) {
+        seriesId = alpha.id;
+        const books = await seriesBooks();
+        if (books.every((b) => b.metadata.numberSort > 0)) break;
+      }
+      if (Date.now() > deadline) throw new Error(`library not scanned in 60 s:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // The reader stopped on page 1 of the first book: the upgrade must keep it.
+    const [first] = await seriesBooks();
+    await api(`/api/v1/books/${first!.id}/read-progress`, { method: 'PATCH', body: JSON.stringify({ page: 1 }) });
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser));
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') {
+      failed = true;
+      await screenshot(page, `import-books-${ctx.task.name}`);
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (failed) console.log(server.output());
+    await server?.stop();
+    for (const dir of [root, incoming]) if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('logs in', async () => {
+    await logIn(page, server.url, EMAIL, PASSWORD);
+  });
+
+  it('scans the folder from the drawer entry and analyses both files', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Books' }).click();
+    await page.waitForURL((u) => u.pathname === '/import/books');
+    await main().getByRole('textbox', { name: 'Import from folder' }).fill(incoming);
+    await main().getByRole('button', { name: 'Scan' }).click();
+    const table = main().getByRole('table', { name: 'Books to import' });
+    for (const file of ['Alpha 001 HD', 'Alpha 003']) {
+      await table.getByRole('row').filter({ hasText: file }).getByTitle('Analyzed without errors').waitFor();
+    }
+  });
+
+  it('gives both rows the series and their numbers; the existing number proposes an upgrade', async () => {
+    await main().getByRole('button', { name: 'Select series' }).click();
+    const picker = page.getByRole('dialog', { name: 'Select series' });
+    await picker.getByRole('textbox', { name: 'Search series' }).fill('Alpha');
+    await picker.getByRole('button', { name: /^Alpha/ }).click();
+    await picker.waitFor({ state: 'hidden' });
+
+    const table = main().getByRole('table', { name: 'Books to import' });
+    await table.getByRole('spinbutton', { name: 'Number of Alpha 003' }).fill('3');
+    await table.getByRole('spinbutton', { name: 'Number of Alpha 001 HD' }).fill('1');
+    const upgradeRow = table.getByRole('row').filter({ hasText: 'Alpha 001 HD' });
+    await upgradeRow.getByTitle('Existing book will be upgraded').waitFor();
+    expect(
+      await table
+        .getByRole('row')
+        .filter({ hasText: 'Alpha 003' })
+        .getByTitle(/upgraded/)
+        .count(),
+    ).toBe(0);
+  });
+
+  it('compares the upgrade with the book it replaces, page by page', async () => {
+    const upgradeRow = main().getByRole('row').filter({ hasText: 'Alpha 001 HD' });
+    await upgradeRow.getByRole('button', { name: /Compare with the existing book/ }).click();
+    const compare = page.getByRole('dialog', { name: 'Compare books' });
+    const summary = compare.getByRole('table', { name: 'Books compared' });
+    await summary.getByRole('row', { name: /Name Alpha 001 HD Alpha 001/ }).waitFor();
+    await summary.getByRole('row', { name: /Pages 3 2/ }).waitFor();
+    // Three candidate pages against two existing ones, each with its file name.
+    const pages = compare.getByRole('table', { name: 'Pages' });
+    await expect.poll(() => pages.getByRole('row').filter({ hasText: '001.jpg' }).count()).toBe(1);
+    await expect.poll(() => pages.getByText('003.webp').count()).toBe(1);
+    await compare.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('imports both: toasts tell the outcome, the new book is in the series and the upgrade kept the progress', async () => {
+    await main().getByRole('button', { name: 'Import', exact: true }).click();
+    await main().getByRole('button', { name: 'Import started' }).waitFor();
+    await expect.poll(() => page.getByText('Import successful').count(), { timeout: 30_000 }).toBe(2);
+
+    await expect
+      .poll(async () => (await seriesBooks()).map((b) => b.url.split('/').pop()), { timeout: 30_000 })
+      .toEqual(['Alpha 001 HD.cbz', 'Alpha 002.cbz', 'Alpha 003.cbz']);
+    const [upgraded] = await seriesBooks();
+    expect(upgraded!.metadata.number).toBe('1');
+    expect(upgraded!.readProgress).toMatchObject({ page: 1, completed: false });
+
+    await page.goto(`${server.url}/series/${seriesId}`);
+    const card = (title: string) => main().getByTestId('item-card').filter({ hasText: title });
+    await card('Alpha 003').waitFor();
+    // The upgraded book keeps its title and still shows the reader's progress bar.
+    await card('Alpha 001').getByRole('progressbar', { name: 'Reading progress' }).waitFor();
+    expect(await card('Alpha 002').getByRole('progressbar').count()).toBe(0);
+  });
+});
