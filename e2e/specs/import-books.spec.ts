@@ -111,7 +111,11 @@ describe('import books: one new book and one upgrade through /import/books', () 
     await main().getByRole('button', { name: 'Scan' }).click();
     const table = main().getByRole('table', { name: 'Books to import' });
     for (const file of ['Alpha 001 HD', 'Alpha 003']) {
-      await table.getByRole('row').filter({ hasText: file }).getByTitle('Analyzed without errors').waitFor();
+      await table
+        .getByRole('row')
+        .filter({ hasText: file })
+        .getByRole('img', { name: 'Analyzed without errors' })
+        .waitFor();
     }
   });
 
@@ -126,12 +130,12 @@ describe('import books: one new book and one upgrade through /import/books', () 
     await table.getByRole('spinbutton', { name: 'Number of Alpha 003' }).fill('3');
     await table.getByRole('spinbutton', { name: 'Number of Alpha 001 HD' }).fill('1');
     const upgradeRow = table.getByRole('row').filter({ hasText: 'Alpha 001 HD' });
-    await upgradeRow.getByTitle('Existing book will be upgraded').waitFor();
+    await upgradeRow.getByRole('img', { name: 'Existing book will be upgraded' }).waitFor();
     expect(
       await table
         .getByRole('row')
         .filter({ hasText: 'Alpha 003' })
-        .getByTitle(/upgraded/)
+        .getByRole('img', { name: /upgraded/ })
         .count(),
     ).toBe(0);
   });
