@@ -65,11 +65,7 @@ export function CompareDialog({
     const cells = [p?.fileName ?? '', p?.mediaType ?? '', dimensions(p), p?.size ?? ''];
     const otherCells = [other?.fileName ?? '', other?.mediaType ?? '', dimensions(other), other?.size ?? ''];
     return cells.map((text, i) => (
-      <TableCell
-        key={i}
-        dir={i === 0 ? 'auto' : undefined}
-        sx={compare && differs(text, otherCells[i]) ? DIFF_SX : undefined}
-      >
+      <TableCell key={i} dir="auto" sx={compare && differs(text, otherCells[i]) ? DIFF_SX : undefined}>
         {text}
       </TableCell>
     ));

@@ -44,8 +44,12 @@ import { SeriesPickerDialog } from './SeriesPickerDialog';
 /** Column headers without visible text still name their column for screen readers. */
 const visuallyHidden = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  // Strings: in `sx`, a number up to 1 is a fraction of the parent (width 1 = 100%).
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  border: 0,
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
@@ -225,13 +229,13 @@ export function ImportBooksPage() {
                     <TableCell>{t('importBooks.table.status')}</TableCell>
                     <TableCell>{t('importBooks.table.series')}</TableCell>
                     <TableCell>{t('importBooks.table.number')}</TableCell>
-                    <TableCell>
+                    <TableCell sx={{ position: 'relative' }}>
                       <Box component="span" sx={visuallyHidden}>
                         {t('importBooks.table.actions')}
                       </Box>
                     </TableCell>
                     <TableCell>{t('importBooks.table.destination')}</TableCell>
-                    <TableCell>
+                    <TableCell sx={{ position: 'relative' }}>
                       <Box component="span" sx={visuallyHidden}>
                         {t('importBooks.table.problem')}
                       </Box>

@@ -105,7 +105,7 @@ export function ImportRowView({ row, series, seriesBooks, upgrade, problem, onCh
       <TableCell dir="auto" sx={{ wordBreak: 'break-all', minWidth: 160 }}>
         {book.name}
       </TableCell>
-      <TableCell>
+      <TableCell sx={{ minWidth: 120 }}>
         <Status row={row} />
       </TableCell>
       <TableCell sx={{ minWidth: 180 }}>
