@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Checkbox from '@mui/material/Checkbox';
@@ -69,6 +69,26 @@ function ProblemIcon({ problem }: { problem?: RowProblem }) {
   return (
     <Tooltip title={text}>
       <Icon color={problem === 'upgrade' ? 'warning' : 'error'} titleAccess={text} tabIndex={0} />
+    </Tooltip>
+  );
+}
+
+/** An icon button of a row, its action as tooltip, named after the action and the file for screen readers. */
+function RowButton(props: {
+  title: string;
+  file: string;
+  icon: ReactElement;
+  disabled?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <Tooltip title={props.title}>
+      {/* A disabled button gets no pointer events: the span still shows the tooltip. */}
+      <span>
+        <IconButton disabled={props.disabled} onClick={props.onClick} aria-label={`${props.title}: ${props.file}`}>
+          {props.icon}
+        </IconButton>
+      </span>
     </Tooltip>
   );
 }
@@ -153,36 +173,26 @@ export function ImportRowView({ row, series, seriesBooks, upgrade, problem, onCh
       </TableCell>
       <TableCell>
         <Box sx={{ display: 'flex', flexWrap: 'nowrap' }}>
-          <Tooltip title={upgrade ? t('importBooks.actions.compare') : t('importBooks.actions.details')}>
-            <span>
-              <IconButton
-                disabled={!analysed}
-                onClick={() => setDialog('compare')}
-                aria-label={`${upgrade ? t('importBooks.actions.compare') : t('importBooks.actions.details')}: ${book.name}`}
-              >
-                {upgrade ? <CompareArrowsIcon /> : <InfoOutlinedIcon />}
-              </IconButton>
-            </span>
-          </Tooltip>
-          <Tooltip title={upgrade ? t('importBooks.actions.viewBoth') : t('importBooks.actions.view')}>
-            <span>
-              <IconButton
-                disabled={!analysed || book.pages.length === 0}
-                onClick={() => setDialog('viewer')}
-                aria-label={`${upgrade ? t('importBooks.actions.viewBoth') : t('importBooks.actions.view')}: ${book.name}`}
-              >
-                {upgrade ? <CompareIcon /> : <ImageIcon />}
-              </IconButton>
-            </span>
-          </Tooltip>
-          <Tooltip title={t('importBooks.actions.destination')}>
-            <IconButton
-              onClick={() => setDialog('destination')}
-              aria-label={`${t('importBooks.actions.destination')}: ${book.name}`}
-            >
-              <TextFieldsIcon />
-            </IconButton>
-          </Tooltip>
+          <RowButton
+            title={upgrade ? t('importBooks.actions.compare') : t('importBooks.actions.details')}
+            file={book.name}
+            icon={upgrade ? <CompareArrowsIcon /> : <InfoOutlinedIcon />}
+            disabled={!analysed}
+            onClick={() => setDialog('compare')}
+          />
+          <RowButton
+            title={upgrade ? t('importBooks.actions.viewBoth') : t('importBooks.actions.view')}
+            file={book.name}
+            icon={upgrade ? <CompareIcon /> : <ImageIcon />}
+            disabled={!analysed || book.pages.length === 0}
+            onClick={() => setDialog('viewer')}
+          />
+          <RowButton
+            title={t('importBooks.actions.destination')}
+            file={book.name}
+            icon={<TextFieldsIcon />}
+            onClick={() => setDialog('destination')}
+          />
         </Box>
       </TableCell>
       <TableCell dir="auto" sx={{ wordBreak: 'break-all', minWidth: 120 }}>
