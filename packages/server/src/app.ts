@@ -299,6 +299,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     duplicatePages,
     transientBooks: new TransientBooks({
       libraries: libraryRepository,
+      series: seriesRepository,
       transientBooks: repos.transientBooks,
       analyzer: books.analyzer,
       pages: books.pages,
