@@ -183,4 +183,124 @@ describe('POST /api/v1/books/import', () => {
     // moved: the sources are gone
     expect(await readdir(incoming)).toEqual([]);
   });
+
+  it('hard-links with HARDLINK: the series file is the source file', async () => {
+    const source = join(incoming, 'Series 3.cbz');
+    await writeCbz(source, { seed: 6 });
+    const [outcome] = await importBooks([{ sourceFile: source, seriesId }], 'HARDLINK');
+    expect(outcome).toMatchObject({ success: true });
+    const [a, b] = await Promise.all([stat(source), stat(join(series(), 'Series 3.cbz'))]);
+    expect(b.ino).toBe(a.ino);
+    expect(a.nlink).toBe(2);
+  });
+
+  it('upgrades a book: same id, metadata and locks, progress, read-list place and poster kept; old file gone', async () => {
+    const old = (await booksOf(seriesId)).find((b) => b.name === 'Series 1')!;
+    expect(
+      (await call(s, admin, 'PATCH', `/api/v1/books/${old.id}/metadata`, { title: 'Kept title', titleLock: true }))
+        .status,
+    ).toBe(204);
+    expect((await call(s, admin, 'PATCH', `/api/v1/books/${old.id}/read-progress`, { page: 2 })).status).toBe(204);
+    const other = (await booksOf(otherSeriesId))[0]!;
+    const list = await call(s, admin, 'POST', '/api/v1/readlists', { name: 'Order', bookIds: [other.id, old.id] });
+    expect(list.status).toBe(200);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await makeImage('png', 7))], { type: 'image/png' }), 'p.png');
+    const poster = await s.fetch(`/api/v1/books/${old.id}/thumbnails`, {
+      method: 'POST',
+      headers: { Authorization: admin },
+      body: form,
+    });
+    expect(poster.status).toBe(200);
+    const posterId = ((await poster.json()) as { id: string }).id;
+
+    const source = join(incoming, 'Series 1 (HQ).cbz');
+    await writeCbz(source, { seed: 8 }); // three pages, as the old file: progress is kept as it is
+    const [outcome] = await importBooks([{ sourceFile: source, seriesId, upgradeBookId: old.id }], 'COPY');
+    expect(outcome).toEqual({ bookId: old.id, sourceFile: source, success: true });
+    await expect(stat(join(series(), 'Series 1.cbz'))).rejects.toThrow();
+    expect(await sha(join(series(), 'Series 1 (HQ).cbz'))).toBe(await sha(source));
+    await eventually(async () => {
+      const book = (await call(s, admin, 'GET', `/api/v1/books/${old.id}`)).body as Record<string, unknown>;
+      expect(book).toMatchObject({
+        name: 'Series 1 (HQ)',
+        url: join(series(), 'Series 1 (HQ).cbz'),
+        media: { status: 'READY', pagesCount: 3 },
+        metadata: { title: 'Kept title', titleLock: true },
+        readProgress: { page: 2, completed: false },
+      });
+    });
+    const members = (await call(s, admin, 'GET', `/api/v1/readlists/${(list.body as { id: string }).id}/books`))
+      .body as { content: { id: string }[] };
+    expect(members.content.map((b) => b.id)).toEqual([other.id, old.id]);
+    const posters = (await call(s, admin, 'GET', `/api/v1/books/${old.id}/thumbnails`)).body as {
+      id: string;
+      type: string;
+      selected: boolean;
+    }[];
+    expect(posters).toContainEqual(expect.objectContaining({ id: posterId, type: 'USER_UPLOADED', selected: true }));
+    const history = (await call(s, admin, 'GET', '/api/v1/history?unpaged=true')).body as {
+      content: { type: string; bookId: string; properties: Record<string, string> }[];
+    };
+    const mine = history.content.filter((e) => e.bookId === old.id);
+    expect(mine).toContainEqual(
+      expect.objectContaining({
+        type: 'BookFileDeleted',
+        properties: { reason: 'File was deleted to import an upgrade', name: join(series(), 'Series 1.cbz') },
+      }),
+    );
+    expect(mine).toContainEqual(
+      expect.objectContaining({
+        type: 'BookImported',
+        properties: { name: join(series(), 'Series 1 (HQ).cbz'), source, upgrade: 'Yes' },
+      }),
+    );
+
+    // an upgrade whose file has the old one's name replaces it in place
+    await writeCbz(source, { seed: 10 });
+    const [again] = await importBooks([{ sourceFile: source, seriesId, upgradeBookId: old.id }], 'MOVE');
+    expect(again).toMatchObject({ bookId: old.id, success: true });
+    expect((await readdir(series())).filter((f) => f.startsWith('Series 1'))).toEqual(['Series 1 (HQ).cbz']);
+    await expect(stat(source)).rejects.toThrow();
+  });
+});
+
+/*
+ * Across file systems: /dev/shm is a tmpfs on most Linux machines, another device than the temporary folder. Where
+ * it is not, the link's fallback is covered by test/library/file-transfer.test.ts with an injected EXDEV.
+ */
+const otherDevice = async () => {
+  try {
+    const [shm, tmp] = await Promise.all([stat('/dev/shm'), stat(tmpdir())]);
+    return shm.dev !== tmp.dev ? await mkdtemp('/dev/shm/quire-import-') : null;
+  } catch {
+    return null;
+  }
+};
+
+describe('POST /api/v1/books/import across file systems', () => {
+  let elsewhere: string | null = null;
+  beforeAll(async () => {
+    elsewhere = await otherDevice();
+  });
+  afterAll(async () => {
+    if (elsewhere) await rm(elsewhere, { recursive: true, force: true });
+  });
+
+  it('copies when HARDLINK cannot link, and moves with MOVE (copy, then the source removed)', async (ctx) => {
+    if (!elsewhere) return ctx.skip();
+    const linked = join(elsewhere, 'Series 20.cbz');
+    const moved = join(elsewhere, 'Series 21.cbz');
+    await writeCbz(linked, { seed: 20 });
+    await writeCbz(moved, { seed: 21 });
+    const movedSha = await sha(moved);
+    const [a] = await importBooks([{ sourceFile: linked, seriesId }], 'HARDLINK');
+    const [b] = await importBooks([{ sourceFile: moved, seriesId }], 'MOVE');
+    expect([a, b]).toMatchObject([{ success: true }, { success: true }]);
+    expect(await sha(join(series(), 'Series 20.cbz'))).toBe(await sha(linked));
+    expect((await stat(join(series(), 'Series 20.cbz'))).nlink).toBe(1);
+    expect(await sha(join(series(), 'Series 21.cbz'))).toBe(movedSha);
+    await expect(stat(moved)).rejects.toThrow();
+    expect((await readdir(series())).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
 });
