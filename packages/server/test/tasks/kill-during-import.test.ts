@@ -72,9 +72,9 @@ beforeAll(async () => {
   // Not a readable archive (its analysis fails), which an import does not check: only its bytes matter here.
   const out = createWriteStream(source());
   for (let written = 0; written < SIZE; written += 1 << 20) {
-    if (!out.write(randomBytes(1 << 20))) await new Promise((r) => out.once('drain', r));
+    if (!out.write(randomBytes(1 << 20))) await new Promise<void>((r) => out.once('drain', () => r()));
   }
-  await new Promise((r) => out.end(r));
+  await new Promise<void>((r) => out.end(() => r()));
   original = await sha(source());
 }, 120_000);
 
