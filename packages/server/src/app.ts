@@ -195,6 +195,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     libraries: libraryRepository,
     series: seriesRepository,
     books: bookRepository,
+    bookImports: repos.bookImports,
     thumbnails: repos.thumbnails,
     events,
     tasks,

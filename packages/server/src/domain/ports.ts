@@ -1,6 +1,7 @@
 import type { HistoryRepository } from './history.js';
 import type { PageHashRepository } from './page-hashes.js';
 import type { TransientBookRepository } from './transient-books.js';
+import type { BookImportJournal } from './book-imports.js';
 import type {
   ActivityPageRequest,
   SessionCutoffs,
@@ -625,6 +626,7 @@ export interface Repositories {
   history: HistoryRepository;
   pageHashes: PageHashRepository;
   transientBooks: TransientBookRepository;
+  bookImports: BookImportJournal;
 }
 
 /**

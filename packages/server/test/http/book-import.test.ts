@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeImage, writeCbz } from '../support/library-builder.js';
 import { claim, startServer, type TestServer } from '../support/server.js';
@@ -262,6 +263,79 @@ describe('POST /api/v1/books/import', () => {
     expect(again).toMatchObject({ bookId: old.id, success: true });
     expect((await readdir(series())).filter((f) => f.startsWith('Series 1'))).toEqual(['Series 1 (HQ).cbz']);
     await expect(stat(source)).rejects.toThrow();
+  });
+});
+
+/*
+ * A process killed between two steps of an import leaves files and a journal row (migration 0013); the task runs
+ * again at the next start-up. These tests set up exactly what such a crash leaves, then let the import run.
+ */
+describe('POST /api/v1/books/import after an interrupted run', () => {
+  const journal = (row: { task_id: string; stage: string; target_url: string; book_id?: string }) =>
+    s.app.deps.db
+      .insertInto('book_import')
+      .values({ book_id: null, upgraded_url: null, created_date: new Date().toISOString(), ...row })
+      .execute();
+  const journalRows = () => s.app.deps.db.selectFrom('book_import').selectAll().execute();
+
+  it('finishes a move whose file was placed but not recorded, instead of finding its own file in the way', async () => {
+    const source = join(incoming, 'Series 30.cbz');
+    await writeCbz(source, { seed: 30 });
+    const target = join(series(), 'Series 30.cbz');
+    await copyFile(source, target);
+    await journal({
+      task_id: `IMPORT_BOOK_${seriesId}_${source}`,
+      stage: 'PLACING',
+      target_url: pathToFileURL(target).href,
+    });
+    const [outcome] = await importBooks([{ sourceFile: source, seriesId }], 'MOVE');
+    expect(outcome).toMatchObject({ success: true });
+    expect((await booksOf(seriesId)).filter((b) => b.url === target)).toHaveLength(1);
+    await expect(stat(source)).rejects.toThrow();
+    expect(await journalRows()).toEqual([]);
+  });
+
+  it('only removes the source of a move whose book was recorded', async () => {
+    const source = join(incoming, 'Series 31.cbz');
+    await writeCbz(source, { seed: 31 });
+    const [copied] = await importBooks([{ sourceFile: source, seriesId }], 'COPY');
+    const target = join(series(), 'Series 31.cbz');
+    await journal({
+      task_id: `IMPORT_BOOK_${seriesId}_${source}`,
+      stage: 'RECORDED',
+      target_url: pathToFileURL(target).href,
+      book_id: copied!.bookId!,
+    });
+    const [moved] = await importBooks([{ sourceFile: source, seriesId }], 'MOVE');
+    expect(moved).toEqual({ bookId: copied!.bookId, sourceFile: source, success: true });
+    expect((await booksOf(seriesId)).filter((b) => b.url === target)).toHaveLength(1);
+    await expect(stat(source)).rejects.toThrow();
+    expect(await journalRows()).toEqual([]);
+  });
+
+  it('refuses with ERR_1021 a file in the way that the journal does not claim', async () => {
+    const source = join(incoming, 'Series 32.cbz');
+    await writeCbz(source, { seed: 32 });
+    const target = join(series(), 'Series 32.cbz');
+    await writeCbz(target, { seed: 33 });
+    // the journal claims the name, but its temporary file is still there: the rename never happened, so the file
+    // under that name is someone else's
+    await journal({
+      task_id: `IMPORT_BOOK_${seriesId}_${source}`,
+      stage: 'PLACING',
+      target_url: pathToFileURL(target).href,
+    });
+    const temp = join(
+      series(),
+      `.quire_import_${createHash('sha256').update(`IMPORT_BOOK_${seriesId}_${source}`).digest('hex').slice(0, 20)}.part`,
+    );
+    await writeFile(temp, 'half');
+    const [outcome] = await importBooks([{ sourceFile: source, seriesId }], 'MOVE');
+    expect(outcome).toMatchObject({ success: false, message: 'ERR_1021' });
+    await stat(source);
+    expect(await journalRows()).toEqual([]);
+    await rm(target);
+    await rm(temp);
   });
 });
 
