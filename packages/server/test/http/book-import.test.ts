@@ -185,6 +185,16 @@ describe('POST /api/v1/books/import', () => {
     expect(await readdir(incoming)).toEqual([]);
   });
 
+  it('reports an unknown series as a failure, and imports a new book when the book to upgrade is unknown', async () => {
+    const source = join(incoming, 'Series 4.cbz');
+    await writeCbz(source, { seed: 12 });
+    const [unknownSeries] = await importBooks([{ sourceFile: source, seriesId: '0UNKNOWN0SERIES' }], 'COPY');
+    expect(unknownSeries).toEqual({ sourceFile: source, success: false, message: 'Series not found: 0UNKNOWN0SERIES' });
+    const [unknownBook] = await importBooks([{ sourceFile: source, seriesId, upgradeBookId: '0UNKNOWN0BOOK' }], 'COPY');
+    expect(unknownBook).toMatchObject({ success: true });
+    expect((await booksOf(seriesId)).find((b) => b.id === unknownBook!.bookId)).toMatchObject({ name: 'Series 4' });
+  });
+
   it('hard-links with HARDLINK: the series file is the source file', async () => {
     const source = join(incoming, 'Series 3.cbz');
     await writeCbz(source, { seed: 6 });
@@ -215,11 +225,13 @@ describe('POST /api/v1/books/import', () => {
     expect(poster.status).toBe(200);
     const posterId = ((await poster.json()) as { id: string }).id;
 
+    await writeFile(join(series(), 'Series 1.jpg'), await makeImage('jpeg', 11)); // the old book's sidecar
     const source = join(incoming, 'Series 1 (HQ).cbz');
     await writeCbz(source, { seed: 8 }); // three pages, as the old file: progress is kept as it is
     const [outcome] = await importBooks([{ sourceFile: source, seriesId, upgradeBookId: old.id }], 'COPY');
     expect(outcome).toEqual({ bookId: old.id, sourceFile: source, success: true });
     await expect(stat(join(series(), 'Series 1.cbz'))).rejects.toThrow();
+    await expect(stat(join(series(), 'Series 1.jpg'))).rejects.toThrow();
     expect(await sha(join(series(), 'Series 1 (HQ).cbz'))).toBe(await sha(source));
     await eventually(async () => {
       const book = (await call(s, admin, 'GET', `/api/v1/books/${old.id}`)).body as Record<string, unknown>;
@@ -263,6 +275,44 @@ describe('POST /api/v1/books/import', () => {
     expect(again).toMatchObject({ bookId: old.id, success: true });
     expect((await readdir(series())).filter((f) => f.startsWith('Series 1'))).toEqual(['Series 1 (HQ).cbz']);
     await expect(stat(source)).rejects.toThrow();
+  });
+});
+
+describe('POST /api/v1/books/import into a one-shot', () => {
+  it('needs the book to upgrade, and then the series follows its new file, which a scan keeps', async () => {
+    const root = join(dir, 'oneshots-library');
+    await writeCbz(join(root, '_oneshots/Solo.cbz'), { seed: 40 });
+    const created = await call(s, admin, 'POST', '/api/v1/libraries', {
+      name: 'One-shots',
+      root,
+      oneshotsDirectory: '_oneshots',
+    });
+    expect(created.status).toBe(200);
+    const libraryId = (created.body as { id: string }).id;
+    await idle();
+    const all = (await call(s, admin, 'GET', `/api/v1/series?library_id=${libraryId}`)).body as {
+      content: { id: string; name: string; oneshot: boolean }[];
+    };
+    const solo = all.content.find((x) => x.name === 'Solo')!;
+    expect(solo.oneshot).toBe(true);
+    const book = (await booksOf(solo.id))[0]!;
+    const source = join(incoming, 'Solo (2nd edition).cbz');
+    await writeCbz(source, { seed: 41 });
+
+    const [refused] = await importBooks([{ sourceFile: source, seriesId: solo.id }], 'COPY');
+    expect(refused).toMatchObject({ success: false, message: expect.stringContaining('one-shot') });
+    const [upgraded] = await importBooks([{ sourceFile: source, seriesId: solo.id, upgradeBookId: book.id }], 'COPY');
+    expect(upgraded).toMatchObject({ success: true, bookId: book.id });
+    expect(await readdir(join(root, '_oneshots'))).toEqual(['Solo (2nd edition).cbz']);
+    const seriesUrl = async () =>
+      ((await call(s, admin, 'GET', `/api/v1/series/${solo.id}`)).body as { url: string }).url;
+    expect(await seriesUrl()).toBe(join(root, '_oneshots/Solo (2nd edition).cbz'));
+
+    expect((await call(s, admin, 'POST', `/api/v1/libraries/${libraryId}/scan`)).status).toBe(202);
+    await idle();
+    const after = (await call(s, admin, 'GET', `/api/v1/series/${solo.id}`)).body as { deleted: boolean };
+    expect(after.deleted).toBe(false);
+    expect((await booksOf(solo.id)).map((b) => b.id)).toEqual([book.id]);
   });
 });
 
