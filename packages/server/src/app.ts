@@ -195,6 +195,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     libraries: libraryRepository,
     series: seriesRepository,
     books: bookRepository,
+    bookImports: repos.bookImports,
     thumbnails: repos.thumbnails,
     events,
     tasks,
@@ -299,6 +300,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     duplicatePages,
     transientBooks: new TransientBooks({
       libraries: libraryRepository,
+      series: seriesRepository,
       transientBooks: repos.transientBooks,
       analyzer: books.analyzer,
       pages: books.pages,

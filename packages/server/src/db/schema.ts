@@ -234,6 +234,18 @@ export interface PageHashTable {
 }
 
 /** A book found outside every library for the import screen (engine.md §9.1, migration 0012). */
+/** An import in progress (migration 0013). */
+export interface BookImportTable {
+  /** The ImportBook task's unique id. */
+  task_id: string;
+  /** 'PLACING' (the file may be under its name) or 'RECORDED' (the book row is written). */
+  stage: string;
+  target_url: string;
+  book_id: string | null;
+  upgraded_url: string | null;
+  created_date: string;
+}
+
 export interface TransientBookTable {
   id: string;
   name: string;
@@ -448,6 +460,7 @@ export interface DB {
   page_hash_thumbnail: { hash: string; thumbnail: Uint8Array };
   page_hash_count: PageHashCountTable;
   transient_book: TransientBookTable;
+  book_import: BookImportTable;
 }
 
 export type { Generated };

@@ -1,6 +1,7 @@
 import type { HistoryRepository } from './history.js';
 import type { PageHashRepository } from './page-hashes.js';
 import type { TransientBookRepository } from './transient-books.js';
+import type { BookImportJournal } from './book-imports.js';
 import type {
   ActivityPageRequest,
   SessionCutoffs,
@@ -83,6 +84,8 @@ export interface SeriesRepository {
   /** Series row, its metadata (`title = titleSort = name` by default) and an empty book-metadata aggregation. */
   insert(series: readonly NewSeries[], now: Date): Promise<void>;
   updateFileLastModified(id: string, fileLastModified: number, now: Date): Promise<void>;
+  /** Every series' metadata title, deleted series included, oldest first (guessing a transient book's series). */
+  allTitles(): Promise<{ id: string; title: string }[]>;
   /** A one-shot whose book file was replaced by an import (engine.md §9.2): the series follows its new file. */
   moveOneshot(id: string, file: { url: string; fileLastModified: number }, now: Date): Promise<void>;
   softDelete(ids: readonly string[], now: Date): Promise<void>;
@@ -623,6 +626,7 @@ export interface Repositories {
   history: HistoryRepository;
   pageHashes: PageHashRepository;
   transientBooks: TransientBookRepository;
+  bookImports: BookImportJournal;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Series naming (engine.md §2.2, §2.7, §3.1, §3.5). Pure; imports nothing of ours.
+ * Series naming (engine.md §2.2, §2.7, §3.1, §3.5, §9.1). Pure.
  */
+import { fold } from './text.js';
 
 /**
  * Series name from its folder path (§2.2): the last path component; for a file-system root, the
@@ -55,4 +56,20 @@ export function restoredBookTitle(
 export function seriesWithVolume(series: string | null | undefined, volume: number | null | undefined): string | null {
   if (series == null || series.trim() === '') return null;
   return volume != null && volume !== 1 ? `${series} (${volume})` : series;
+}
+
+/**
+ * The series a book from outside the libraries probably belongs to (engine.md §9.1): for each candidate name in
+ * order, the first series (in the order given) whose title is that name, else the first whose title contains it,
+ * compared without regard to case or accents (the reference's ICU primary strength). Null when none matches.
+ */
+export function guessSeries(names: readonly string[], series: readonly { id: string; title: string }[]): string | null {
+  const titles = series.map((s) => ({ id: s.id, title: fold(s.title) }));
+  for (const name of names) {
+    const wanted = fold(name);
+    if (!wanted) continue;
+    const hit = titles.find((s) => s.title === wanted) ?? titles.find((s) => s.title.includes(wanted));
+    if (hit) return hit.id;
+  }
+  return null;
 }

@@ -10,6 +10,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CopyMode } from '@quire/api/constants';
 import { bookNameFromFileName, initialBookMetadata, numberBooks } from '../domain/book-numbering.js';
+import type { BookImportJournal, BookImportRecord } from '../domain/book-imports.js';
 import { bookFileDeleted, bookImported, DELETION_REASONS } from '../domain/history.js';
 import { newId } from '../domain/ids.js';
 import {
@@ -92,6 +93,8 @@ export class BookImporter {
       libraries: Pick<LibraryRepository, 'list' | 'find'>;
       series: Pick<SeriesRepository, 'find'>;
       books: Pick<BookRepository, 'find'>;
+      /** The journal of imports in progress, outside the transactions (a row must outlive a failed one). */
+      bookImports: BookImportJournal;
       thumbnails: Pick<ThumbnailRepository, 'findAllByOwner'>;
       events: EventBus;
       tasks: TaskEmitter;
@@ -129,6 +132,8 @@ export class BookImporter {
     try {
       return await this.run(task);
     } catch (e) {
+      // A failed task is not run again: its journal would only be left behind.
+      await this.d.bookImports.delete(uniqueIdOf(task)).catch(() => undefined);
       const message = e instanceof ImportError ? e.code : e instanceof Error ? e.message : String(e);
       this.d.events.emit({ type: 'BookImported', data: { sourceFile: task.sourceFile, success: false, message } });
       throw e;
@@ -138,8 +143,14 @@ export class BookImporter {
   private async run(task: TaskOf<'ImportBook'>): Promise<Task[]> {
     const { d } = this;
     const fs = d.fs ?? nodeTransferFs;
+    const taskId = uniqueIdOf(task);
     const series = await d.series.find(task.seriesId);
     if (!series) throw new Error(`Series not found: ${task.seriesId}`);
+    const journal = await d.bookImports.find(taskId);
+    // An earlier run recorded the book and was interrupted in what follows: that is all there is left to do.
+    if (journal?.stage === 'RECORDED' && journal.bookId)
+      return this.resumeRecorded(task, series, journal.bookId, journal);
+
     const source = await this.resolveSource(task.sourceFile);
     if (series.oneshot && !task.upgradeBookId)
       throw new Error('Destination series is a one-shot: the book to upgrade must be given');
@@ -152,40 +163,57 @@ export class BookImporter {
     if (!BOOK_EXTENSIONS.has(fileExtension(source.real)))
       throw new ImportError('ERR_1022', `${task.sourceFile} is not a book file`);
 
-    const folder = await this.destinationFolder(series);
+    const { folder, root } = await this.destinationFolder(series);
     const target = join(folder, destinationFileName(basename(source.real), task.destinationName));
-    const oldPath = upgraded ? await resolvedEntry(fileURLToPath(upgraded.url)) : null;
+    const oldEntry = upgraded ? await resolvedEntry(fileURLToPath(upgraded.url)) : null;
+    // An upgraded file is only ever deleted inside its library.
+    const oldPath = oldEntry && isInside(root, dirname(oldEntry)) ? oldEntry : null;
     const replacesOld = oldPath === target;
-    if (!replacesOld && (await exists(target, fs))) throw new ImportError('ERR_1021', `${target} already exists`);
+    // Named after the task, so that its run after a crash finds (and replaces) what this one left.
+    const temp = join(folder, `${TEMP_PREFIX}${createHash('sha256').update(taskId).digest('hex').slice(0, 20)}.part`);
+    // The file is under its name already when an interrupted run journalled its placing and its temporary file is
+    // gone: the rename happened.
+    const placedBefore =
+      journal?.stage === 'PLACING' &&
+      journal.targetUrl === fileUrl(target) &&
+      !(await exists(temp, fs)) &&
+      (await exists(target, fs));
+    if (!placedBefore && !replacesOld && (await exists(target, fs)))
+      throw new ImportError('ERR_1021', `${target} already exists`);
     const sourceBase = bookNameFromFileName(basename(source.real));
     const newBase = bookNameFromFileName(basename(target));
     const sidecars = (await sidecarFilesOf(source.real)).map((from) => ({
       from,
       to: join(folder, basename(sidecarFileName(basename(from), sourceBase, newBase))),
     }));
-    const oldSidecars = oldPath ? await sidecarFilesOf(oldPath) : [];
+    const oldSidecars = oldPath ? (await sidecarFilesOf(oldPath)).filter((p) => p !== target) : [];
 
     // The file under a temporary name, then its own: the source stays as it is until the book is recorded.
-    // Named after the task, so that its retry after a crash finds (and replaces) what this try left.
-    const temp = join(
-      folder,
-      `${TEMP_PREFIX}${createHash('sha256').update(uniqueIdOf(task)).digest('hex').slice(0, 20)}.part`,
-    );
-    const how = await stage(source.real, temp, task.copyMode, fs);
-    try {
-      await place(temp, target, folder, replacesOld, fs);
-    } catch (e) {
-      if (e instanceof DestinationExistsError) throw new ImportError('ERR_1021', e.message);
-      throw e;
+    const placing = { taskId, stage: 'PLACING' as const, targetUrl: fileUrl(target), bookId: null, upgradedUrl: null };
+    if (!placedBefore) {
+      const how = await stage(source.real, temp, task.copyMode, fs);
+      await d.bookImports.save(placing, this.now());
+      try {
+        await place(temp, target, folder, replacesOld, fs);
+      } catch (e) {
+        await d.bookImports.delete(taskId);
+        if (e instanceof DestinationExistsError) throw new ImportError('ERR_1021', e.message);
+        throw e;
+      }
+      d.logger.info({ source: source.real, target, copyMode: task.copyMode, how }, 'Book file imported');
     }
-    d.logger.info({ source: source.real, target, copyMode: task.copyMode, how }, 'Book file imported');
+    // From here until the record, a failure takes the new file away again (never the old one it replaced).
+    const undo = async () => {
+      if (!replacesOld) await unlink(target).catch(() => undefined);
+      await d.bookImports.delete(taskId);
+    };
 
     let written;
     try {
       written = await stat(target);
       if (!written.isFile()) throw new Error(`${target} is not a file`);
     } catch (e) {
-      if (!replacesOld) await unlink(target).catch(() => undefined);
+      await undo();
       throw new ImportError('ERR_1022', `${target} could not be read back: ${(e as Error).message}`);
     }
 
@@ -246,31 +274,86 @@ export class BookImporter {
             lastModified: now.getTime(),
           })),
         );
+        const upgradedUrl = oldPath && !replacesOld ? fileUrl(oldPath) : null;
+        await tx.bookImports.save({ ...placing, stage: 'RECORDED', bookId: id, upgradedUrl }, now);
         return id;
       });
     } catch (e) {
       // Nothing points at the new file: it goes, and the source (untouched so far) is where it was.
-      if (!replacesOld) await unlink(target).catch(() => undefined);
+      await undo();
       throw e;
     }
 
-    // Recorded: a MOVE's sources can go now.
-    if (task.copyMode === 'MOVE') {
-      for (const path of [source.real, ...sidecars.map((s) => s.from)])
-        await unlink(path).catch((err) =>
-          d.logger.warn({ err, path }, 'Moved file could not be removed from its source'),
-        );
-    }
-    const ref = { bookId, seriesId: series.id, libraryId: series.libraryId };
-    if (upgraded) await this.removeUpgradedFiles(oldPath, target, oldSidecars, placedSidecars, ref);
-    await d.history.record(bookImported(ref, target, source.real, upgraded !== undefined));
-    d.events.emit({ type: upgraded ? 'BookChanged' : 'BookAdded', data: ref });
-    d.events.emit({ type: 'SeriesChanged', data: { seriesId: series.id, libraryId: series.libraryId } });
-    d.events.emit({ type: 'BookImported', data: { bookId, sourceFile: task.sourceFile, success: true } });
-
+    await this.afterRecord(task, series, bookId, {
+      target,
+      source: source.real,
+      moveSources: [source.real, ...sidecars.map((s) => s.from)],
+      upgraded: upgraded !== undefined,
+      oldPath,
+      oldSidecars,
+      placedSidecars,
+    });
     next.unshift({ kind: 'AnalyzeBook', bookId, seriesId: series.id });
     if (placedSidecars.length > 0) next.push({ kind: 'RefreshBookLocalArtwork', bookId });
     return next;
+  }
+
+  /**
+   * What follows the record of the book: a MOVE's sources removed, an upgrade's old files deleted, history and
+   * events, and the journal closed. Run again, to the same effect, by the next run after a crash.
+   */
+  private async afterRecord(
+    task: TaskOf<'ImportBook'>,
+    series: SeriesRecord,
+    bookId: string,
+    f: {
+      target: string;
+      source: string;
+      moveSources: readonly string[];
+      upgraded: boolean;
+      oldPath: string | null;
+      oldSidecars: readonly string[];
+      placedSidecars: readonly string[];
+    },
+  ): Promise<void> {
+    const { d } = this;
+    if (task.copyMode === 'MOVE') {
+      for (const path of f.moveSources)
+        await unlink(path).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') d.logger.warn({ err, path }, 'Moved file could not be removed from its source');
+        });
+    }
+    const ref = { bookId, seriesId: series.id, libraryId: series.libraryId };
+    if (f.upgraded) await this.removeUpgradedFiles(f.oldPath, f.target, f.oldSidecars, f.placedSidecars, ref);
+    await d.history.record(bookImported(ref, f.target, f.source, f.upgraded));
+    d.events.emit({ type: f.upgraded ? 'BookChanged' : 'BookAdded', data: ref });
+    d.events.emit({ type: 'SeriesChanged', data: { seriesId: series.id, libraryId: series.libraryId } });
+    d.events.emit({ type: 'BookImported', data: { bookId, sourceFile: task.sourceFile, success: true } });
+    await d.bookImports.delete(uniqueIdOf(task));
+  }
+
+  /** The run after a crash that followed the record: the rest of the import, from the journal. */
+  private async resumeRecorded(
+    task: TaskOf<'ImportBook'>,
+    series: SeriesRecord,
+    bookId: string,
+    journal: BookImportRecord,
+  ): Promise<Task[]> {
+    const target = fileURLToPath(journal.targetUrl);
+    const source = await realpath(task.sourceFile).catch(() => task.sourceFile);
+    const moveSources = (await exists(source)) ? [source, ...(await sidecarFilesOf(source))] : [];
+    const upgraded = task.upgradeBookId === bookId;
+    const oldPath = journal.upgradedUrl ? fileURLToPath(journal.upgradedUrl) : upgraded ? target : null;
+    await this.afterRecord(task, series, bookId, {
+      target,
+      source,
+      moveSources,
+      upgraded,
+      oldPath,
+      oldSidecars: [],
+      placedSidecars: [],
+    });
+    return [{ kind: 'AnalyzeBook', bookId, seriesId: series.id }];
   }
 
   /** The source as given (its folder resolved) and its real path; ERR_1018 when it is not an existing file. */
@@ -295,7 +378,7 @@ export class BookImporter {
    * The real path of the folder the file goes to: the series folder, or for a one-shot the folder of its file
    * (engine.md §9.2); it must lie inside its library's real root.
    */
-  private async destinationFolder(series: SeriesRecord): Promise<string> {
+  private async destinationFolder(series: SeriesRecord): Promise<{ folder: string; root: string }> {
     const library = await this.d.libraries.find(series.libraryId);
     const path = fileURLToPath(series.url);
     const folder = series.oneshot ? dirname(path) : path;
@@ -305,7 +388,7 @@ export class BookImporter {
     ]);
     if (!root || !real || !isInside(root, real) || !(await stat(real)).isDirectory())
       throw new Error(`The series folder ${folder} is missing or outside its library`);
-    return real;
+    return { folder: real, root };
   }
 
   /**

@@ -11,6 +11,7 @@ import { MediaTypes } from '../media/detect.js';
 import type { Task } from '../tasks/definitions.js';
 import type { BookAnalyzer } from './book-analyzer.js';
 import { writeCbz } from './book-converter.js';
+import { syncFolder } from './file-transfer.js';
 import { updatedTime } from './file-system-scanner.js';
 import type { HistoryRecorder } from './history.js';
 import type { LibraryFiles } from './library-files.js';
@@ -185,13 +186,3 @@ const countBy = (values: readonly string[]) => {
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return counts;
 };
-
-/** Makes a rename in `folder` durable (a power cut after it keeps the new file); not every platform allows it. */
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    await handle.sync().finally(() => handle.close());
-  } catch {
-    // Windows cannot open a folder for sync; the rename itself is still atomic.
-  }
-}

@@ -1,9 +1,11 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { badRequest, notFound } from '../domain/errors.js';
-import type { StoredPage } from '../domain/media.js';
+import type { MediaAnalysis, StoredPage } from '../domain/media.js';
 import { newId } from '../domain/ids.js';
-import type { LibraryRepository } from '../domain/ports.js';
+import type { LibraryRepository, SeriesRepository } from '../domain/ports.js';
+import { guessSeries } from '../domain/series-title.js';
+import { readBookSource } from '../metadata/metadata-refresh.js';
 import { TRANSIENT_BOOK_TTL_MS, type TransientBook, type TransientBookRepository } from '../domain/transient-books.js';
 import type { BookAnalyzer } from './book-analyzer.js';
 import { notReady, type BookPages, type Content, type StreamedContent } from './book-pages.js';
@@ -28,6 +30,7 @@ export class TransientBooks {
   constructor(
     private readonly d: {
       libraries: LibraryRepository;
+      series: Pick<SeriesRepository, 'allTitles'>;
       transientBooks: TransientBookRepository;
       analyzer: Pick<BookAnalyzer, 'analyze'>;
       pages: Pick<BookPages, 'pageOfFile'>;
@@ -79,12 +82,46 @@ export class TransientBooks {
     return book;
   }
 
-  /** Full analysis of the book (page dimensions included, engine.md §9.1), stored with it. */
+  /**
+   * Full analysis of the book (page dimensions included, engine.md §9.1), stored with it, with the guesses of its
+   * number (ComicInfo's `numberSort`) and series (by the titles its metadata names).
+   */
   async analyze(id: string): Promise<TransientBook> {
     const book = await this.find(id);
-    const analysed = { ...book, analysis: await this.d.analyzer.analyze(book.path, { analyzeDimensions: true }) };
+    const analysis = await this.d.analyzer.analyze(book.path, { analyzeDimensions: true });
+    const guesses = analysis.status === 'READY' ? await this.guesses(book.path, analysis) : null;
+    const analysed: TransientBook = {
+      ...book,
+      analysis,
+      number: guesses?.number ?? null,
+      seriesId: guesses?.seriesId ?? null,
+    };
     await this.d.transientBooks.save([analysed], this.now(), TRANSIENT_BOOK_TTL_MS);
     return analysed;
+  }
+
+  /**
+   * The number and series a book's own metadata points at (engine.md §9.1): the number from ComicInfo, the series
+   * from the series names of ComicInfo (with its volume appended, then without) and of an EPUB's package. A file
+   * whose metadata cannot be read gets no guess.
+   */
+  private async guesses(path: string, analysis: MediaAnalysis) {
+    const names = analysis.files.map((f) => f.fileName);
+    try {
+      const withVolume = await readBookSource(path, analysis.mediaType, names, true);
+      const withoutVolume = withVolume.comicInfo ? await readBookSource(path, analysis.mediaType, names, false) : null;
+      const candidates = [
+        withVolume.comicInfo?.series.title,
+        withoutVolume?.comicInfo?.series.title,
+        withVolume.opf?.series.title,
+      ].filter((t): t is string => !!t);
+      return {
+        number: withVolume.comicInfo?.book.numberSort ?? null,
+        seriesId: candidates.length > 0 ? guessSeries([...new Set(candidates)], await this.d.series.allTitles()) : null,
+      };
+    } catch {
+      return null;
+    }
   }
 
   /**

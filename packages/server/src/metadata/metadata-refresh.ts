@@ -75,9 +75,43 @@ const CAPABILITIES: Record<BookProvider, ReadonlySet<BookCapability>> = {
 };
 
 /** What was read from one book file: ComicInfo.xml or the OPF, parsed. */
-interface BookSource {
+export interface BookSource {
   comicInfo: ComicInfo | null;
   opf: OpfMetadata | null;
+}
+
+/**
+ * The ComicInfo entry of an archive among its entries that are not pages: `ComicInfo.xml` at the root (any letter
+ * case, exact name first), or the only one in a sub-folder when the root has none (some tools nest everything in
+ * one folder).
+ */
+export function comicInfoEntryOf(names: readonly string[]): string | null {
+  if (names.includes(COMICINFO_ENTRY)) return COMICINFO_ENTRY;
+  const lower = COMICINFO_ENTRY.toLowerCase();
+  const atRoot = names.find((n) => n.toLowerCase() === lower);
+  if (atRoot) return atRoot;
+  const nested = names.filter((n) => n.toLowerCase().endsWith(`/${lower}`));
+  return nested.length === 1 ? nested[0]! : null;
+}
+
+/**
+ * ComicInfo.xml of an archive, or the OPF of an EPUB, read from `file` and parsed (`fileNames`: the archive's
+ * entries that are not pages). Throws when the file cannot be read.
+ */
+export async function readBookSource(
+  file: string,
+  mediaType: string | null,
+  fileNames: readonly string[],
+  appendVolume: boolean,
+): Promise<BookSource> {
+  if (mediaType === MediaTypes.epub)
+    return { comicInfo: null, opf: await withEpub(file, async (epub) => parseOpf(epub.opf)) };
+  const entry = comicInfoEntryOf(fileNames);
+  const reader = mediaType ? readerFor(mediaType) : undefined;
+  if (!entry || !reader) return { comicInfo: null, opf: null };
+  const bytes = await reader.read(file, entry);
+  checkMarkupBytes(entry, bytes.length);
+  return { comicInfo: parseComicInfo(decodeText(bytes), { appendVolume }), opf: null };
 }
 
 /** Parsed book files kept between a book refresh and the series refresh that follows it. */
@@ -299,22 +333,13 @@ export class MetadataRefresh {
       this.cache.set(key, cached);
       return cached;
     }
-    const source: BookSource = { comicInfo: null, opf: null };
+    let source: BookSource = { comicInfo: null, opf: null };
     try {
       const file = await this.bookFile(book);
-      if (media.mediaType === MediaTypes.epub) {
-        source.opf = await withEpub(file, async (epub) => parseOpf(epub.opf));
-      } else {
-        const entry = await this.comicInfoEntry(book.id);
-        const reader = media.mediaType ? readerFor(media.mediaType) : undefined;
-        if (entry && reader) {
-          const bytes = await reader.read(file, entry);
-          checkMarkupBytes(entry, bytes.length);
-          const xml = decodeText(bytes);
-          source.comicInfo = parseComicInfo(xml, { appendVolume: library.importComicInfoSeriesAppendVolume });
-          if (!source.comicInfo) this.d.logger.info({ bookId: book.id, entry }, 'Not a ComicInfo document');
-        }
-      }
+      const names = (await this.d.media.files(book.id)).map((f) => f.fileName);
+      source = await readBookSource(file, media.mediaType, names, library.importComicInfoSeriesAppendVolume);
+      if (!source.comicInfo && !source.opf && comicInfoEntryOf(names))
+        this.d.logger.info({ bookId: book.id }, 'Not a ComicInfo document');
     } catch (e) {
       this.d.logger.warn({ bookId: book.id, err: e }, 'Could not read the metadata of the book');
       return source;
@@ -323,20 +348,6 @@ export class MetadataRefresh {
     this.cache.set(key, source);
     if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     return source;
-  }
-
-  /**
-   * The ComicInfo entry of an archive: `ComicInfo.xml` at the root (any letter case, exact name first), or
-   * the only one in a sub-folder when the root has none (some tools nest everything in one folder).
-   */
-  private async comicInfoEntry(bookId: string): Promise<string | null> {
-    const names = (await this.d.media.files(bookId)).map((f) => f.fileName);
-    if (names.includes(COMICINFO_ENTRY)) return COMICINFO_ENTRY;
-    const lower = COMICINFO_ENTRY.toLowerCase();
-    const atRoot = names.find((n) => n.toLowerCase() === lower);
-    if (atRoot) return atRoot;
-    const nested = names.filter((n) => n.toLowerCase().endsWith(`/${lower}`));
-    return nested.length === 1 ? nested[0]! : null;
   }
 
   /** The first ISBN barcode on the last or first pages (engine.md §6.7); null when none. */

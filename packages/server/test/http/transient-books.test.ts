@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCbz } from '../support/library-builder.js';
 import { expectSchema } from '../support/openapi.js';
+import { eventually } from '../reading/helpers.js';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 
 /* The import screen's folder scan (api.md §3.11, engine.md §9.1): a folder outside every library, walked like one. */
@@ -27,6 +28,8 @@ describe('POST /api/v1/transient-books', () => {
     admin = await claim(s);
     dir = await realpath(await mkdtemp(join(tmpdir(), 'quire-transient-')));
     await writeCbz(join(dir, 'library/Series/1.cbz'));
+    await writeCbz(join(dir, 'library/Élan Vital/1.cbz'));
+    await writeCbz(join(dir, 'library/The Long Night Saga/1.cbz'));
     await writeCbz(join(dir, 'incoming/Zeta/2.cbz'), { pages: 2 });
     await writeCbz(join(dir, 'incoming/Alpha 1.cbz'), { pages: 1 });
     await writeCbz(join(dir, 'incoming/b/Beta.cbz'));
@@ -145,6 +148,8 @@ describe('POST /api/v1/transient-books', () => {
     let res = await page(zeta.id, 2);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
+    // as the reference: no file name for a transient book's page
+    expect(res.headers.get('content-disposition')).toBeNull();
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     expect((await page(zeta.id, 3)).status).toBe(400);
@@ -161,6 +166,39 @@ describe('POST /api/v1/transient-books', () => {
     await symlink(join(dir, 'library/Series/1.cbz'), alpha.url);
     res = await page(alpha.id, 1);
     expect(res.status).toBe(404);
+  });
+
+  it('guesses the series by title (volume appended first, case and accents ignored, else contained) and the number', async () => {
+    const seriesIds = async () => {
+      const res = await s.fetch('/api/v1/series?unpaged=true', { headers: { Authorization: admin.authorization } });
+      return new Map(
+        ((await res.json()) as { content: { id: string; name: string }[] }).content.map((x) => [x.name, x.id]),
+      );
+    };
+    await eventually(async () => expect((await seriesIds()).size).toBe(3));
+    const ids = await seriesIds();
+    const info = (series: string, extra = '') =>
+      `<ComicInfo><Series>${series}</Series><Number>7.5</Number>${extra}</ComicInfo>`;
+    await writeCbz(join(dir, 'guesses/a.cbz'), { comicInfo: info('ELAN VITAL', '<Volume>2</Volume>') });
+    await writeCbz(join(dir, 'guesses/b.cbz'), { comicInfo: info('Long Night') });
+    await writeCbz(join(dir, 'guesses/c.cbz'), { comicInfo: info('Nothing Like It') });
+    await writeCbz(join(dir, 'guesses/d.cbz'));
+    const books = (await (await scan(join(dir, 'guesses'))).json()) as { id: string; name: string }[];
+    const analysed: Record<string, Record<string, unknown>> = {};
+    for (const b of books) {
+      const res = await s.fetch(`/api/v1/transient-books/${b.id}/analyze`, {
+        method: 'POST',
+        headers: { Authorization: admin.authorization },
+      });
+      analysed[b.name] = (await res.json()) as Record<string, unknown>;
+      expectSchema('TransientBookDto', analysed[b.name]);
+    }
+    expect(analysed.a).toMatchObject({ seriesId: ids.get('Élan Vital'), number: 7.5 });
+    expect(analysed.b).toMatchObject({ seriesId: ids.get('The Long Night Saga'), number: 7.5 });
+    expect(analysed.c).toMatchObject({ number: 7.5 });
+    expect(analysed.c).not.toHaveProperty('seriesId');
+    expect(analysed.d).not.toHaveProperty('seriesId');
+    expect(analysed.d).not.toHaveProperty('number');
   });
 
   it('is for administrators only, and a body without a path is a 400', async () => {

@@ -148,6 +148,10 @@ export class KyselySeriesRepository implements SeriesRepository {
       .execute();
   }
 
+  async allTitles(t: Db = this.db) {
+    return t.selectFrom('series_metadata').select(['series_id as id', 'title']).orderBy('series_id').execute();
+  }
+
   async moveOneshot(id: string, file: { url: string; fileLastModified: number }, at: Date, t: Db = this.db) {
     await t
       .updateTable('series')

@@ -35,8 +35,9 @@ export function untilClientLeaves(reply: FastifyReply): AbortSignal {
 }
 
 /** A page or resource: in memory, or streamed from the archive with its length when the archive records it. */
-export function sendContent(reply: FastifyReply, content: Content | StreamedContent, fileName: string) {
-  reply.type(content.mediaType).header('Content-Disposition', contentDisposition('inline', fileName));
+export function sendContent(reply: FastifyReply, content: Content | StreamedContent, fileName: string | null) {
+  reply.type(content.mediaType);
+  if (fileName !== null) reply.header('Content-Disposition', contentDisposition('inline', fileName));
   if ('bytes' in content) return reply.send(content.bytes);
   if (content.size !== null) reply.header('Content-Length', String(content.size));
   return reply.send(content.stream);

@@ -3,7 +3,7 @@ import type { importOperations } from '@quire/api/operations';
 import type { TransientBook } from '../../domain/transient-books.js';
 import type { TransientBooks } from '../../library/transient-books.js';
 import type { BookImporter } from '../../library/book-importer.js';
-import { humanSize, pageFileName, toBookPageDto } from '../mappers/books.js';
+import { humanSize, toBookPageDto } from '../mappers/books.js';
 import { sendContent, untilClientLeaves } from './books.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
@@ -38,7 +38,8 @@ export function importHandlers(d: {
     getPageByTransientBookId: async (req, reply) => {
       const { id, pageNumber } = req.params;
       const content = await d.transientBooks.page(id, pageNumber, untilClientLeaves(reply));
-      return sendContent(reply, content, pageFileName(id, pageNumber, content.mediaType));
+      // The reference names no file here (its book pages do): the page is only shown beside the book it may replace.
+      return sendContent(reply, content, null);
     },
     // One ImportBook task per book; each reports its outcome as a BookImported event (api.md §6).
     importBooks: async (req, reply) => {
