@@ -59,9 +59,14 @@ describe('import books: one new book and one upgrade through /import/books', () 
       'Alpha/Alpha 001.cbz': { pages: 2, seed: 1 },
       'Alpha/Alpha 002.cbz': { pages: 2, seed: 2 },
     });
+    // The new book says its series and number in ComicInfo.xml; the better copy says nothing.
     await buildLibrary(incoming, {
-      'Alpha 003.cbz': { pages: 2, seed: 3 },
-      'Alpha 001 HD.cbz': { pages: 3, seed: 4 },
+      'Alpha/Alpha 003.cbz': {
+        pages: 2,
+        seed: 3,
+        comicInfo: '<ComicInfo><Series>Alpha</Series><Number>3</Number></ComicInfo>',
+      },
+      'Scans/Alpha 001 HD.cbz': { pages: 3, seed: 4 },
     });
     const library = await api<{ id: string }>('/api/v1/libraries', {
       method: 'POST',
@@ -104,7 +109,7 @@ describe('import books: one new book and one upgrade through /import/books', () 
     await logIn(page, server.url, EMAIL, PASSWORD);
   });
 
-  it('scans the folder from the drawer entry and analyses both files', async () => {
+  it('scans the folder from the drawer entry, analyses both files and shows the guessed series and number', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Books' }).click();
     await page.waitForURL((u) => u.pathname === '/import/books');
     await main().getByRole('textbox', { name: 'Import from folder' }).fill(incoming);
@@ -117,19 +122,24 @@ describe('import books: one new book and one upgrade through /import/books', () 
         .getByRole('img', { name: 'Analyzed without errors' })
         .waitFor();
     }
+    const guessed = table.getByRole('row').filter({ hasText: 'Alpha 003' });
+    await guessed.getByRole('button', { name: 'Series of Alpha 003' }).filter({ hasText: 'Alpha' }).waitFor();
+    expect(await guessed.getByRole('spinbutton', { name: 'Number of Alpha 003' }).inputValue()).toBe('3');
+    const unknown = table.getByRole('row').filter({ hasText: 'Alpha 001 HD' });
+    await unknown.getByRole('img', { name: 'Choose a series' }).waitFor();
+    expect(await main().getByRole('button', { name: 'Import', exact: true }).isEnabled()).toBe(true);
     // The table scrolls inside its own box: the page never gets wider than the window.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
 
-  it('gives both rows the series and their numbers; the existing number proposes an upgrade', async () => {
-    await main().getByRole('button', { name: 'Select series' }).click();
+  it('gives the other file the series and the number it replaces, which proposes an upgrade', async () => {
+    const table = main().getByRole('table', { name: 'Books to import' });
+    await table.getByRole('button', { name: 'Series of Alpha 001 HD' }).click();
     const picker = page.getByRole('dialog', { name: 'Select series' });
     await picker.getByRole('textbox', { name: 'Search series' }).fill('Alpha');
     await picker.getByRole('button', { name: /^Alpha/ }).click();
     await picker.waitFor({ state: 'hidden' });
 
-    const table = main().getByRole('table', { name: 'Books to import' });
-    await table.getByRole('spinbutton', { name: 'Number of Alpha 003' }).fill('3');
     await table.getByRole('spinbutton', { name: 'Number of Alpha 001 HD' }).fill('1');
     const upgradeRow = table.getByRole('row').filter({ hasText: 'Alpha 001 HD' });
     await upgradeRow.getByRole('img', { name: 'Existing book will be upgraded' }).waitFor();
