@@ -218,6 +218,25 @@ describe('import books', () => {
     );
   });
 
+  it('sends no row before its series’ books are known (it may be an upgrade)', async () => {
+    setPreference('importPath', '/incoming');
+    const { fetchMock } = stubFetch({
+      'POST /api/v1/transient-books': { json: [transient('one')] },
+      'POST /api/v1/transient-books/one/analyze': { json: analysed('one', { seriesId: 'series-1', number: 1 }) },
+      'GET /api/v1/series/series-1': { json: series },
+    });
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation((input, init) =>
+      String(input).includes('/api/v1/books/list') ? new Promise<Response>(() => {}) : answer(input, init),
+    );
+    const { user } = renderScreen(null, { route: '/import/books', ...admin });
+    await user.click(await screen.findByRole('button', { name: 'Scan' }));
+    const table = await screen.findByRole('table', { name: 'Books to import' });
+    await waitFor(() => expect(within(table).getByText('Alpha')).toBeInTheDocument());
+    expect(within(table).getByRole('img', { name: 'Analyzed without errors' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Import' })).toBeDisabled();
+  });
+
   it('shows why a scan failed, and when a folder holds no book', async () => {
     setPreference('importPath', '/data/comics');
     stubFetch({ 'POST /api/v1/transient-books': { status: 400, json: { status: 400, message: 'ERR_1017' } } });

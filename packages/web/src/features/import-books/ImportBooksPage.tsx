@@ -143,7 +143,10 @@ export function ImportBooksPage() {
   const views = (rows ?? []).map((row) => {
     const context = chosen(row.seriesId);
     const upgrade = upgradeTarget(context?.series, context?.books, row.number);
-    return { row, context, upgrade, problem: rowProblem(row, upgrade), request: importRequest(row, upgrade) };
+    // Until its series' books are known, a row cannot say whether it upgrades one: it is not sent yet.
+    const known = !row.seriesId || (context?.series && context.books);
+    const request = known ? importRequest(row, upgrade) : undefined;
+    return { row, context, upgrade, problem: rowProblem(row, upgrade), request };
   });
   const requests = views.map((v) => v.request).filter((r): r is BookImportRequest => !!r);
   const selectedCount = views.filter((v) => v.row.selected).length;
