@@ -287,7 +287,12 @@ export class BookImporter {
     await this.afterRecord(task, series, bookId, {
       target,
       source: source.real,
-      moveSources: [source.real, ...sidecars.map((s) => s.from)],
+      // a link given as the source goes with the file it led to
+      moveSources: [
+        source.real,
+        ...(source.asGiven !== source.real ? [source.asGiven] : []),
+        ...sidecars.map((s) => s.from),
+      ],
       upgraded: upgraded !== undefined,
       oldPath,
       oldSidecars,

@@ -195,6 +195,19 @@ describe('POST /api/v1/books/import', () => {
     expect((await booksOf(seriesId)).find((b) => b.id === unknownBook!.bookId)).toMatchObject({ name: 'Series 4' });
   });
 
+  it('moves the file a link leads to, and takes the link away with it', async () => {
+    await mkdir(join(incoming, 'real'), { recursive: true });
+    await writeCbz(join(incoming, 'real/Series 5.cbz'), { seed: 13 });
+    const bytes = await sha(join(incoming, 'real/Series 5.cbz'));
+    await symlink(join(incoming, 'real/Series 5.cbz'), join(incoming, 'Series 5.cbz'));
+    const [outcome] = await importBooks([{ sourceFile: join(incoming, 'Series 5.cbz'), seriesId }], 'MOVE');
+    expect(outcome).toMatchObject({ success: true });
+    expect(await sha(join(series(), 'Series 5.cbz'))).toBe(bytes);
+    expect((await stat(join(series(), 'Series 5.cbz'))).isFile()).toBe(true);
+    expect(await readdir(incoming)).toEqual(['real']);
+    expect(await readdir(join(incoming, 'real'))).toEqual([]);
+  });
+
   it('hard-links with HARDLINK: the series file is the source file', async () => {
     const source = join(incoming, 'Series 3.cbz');
     await writeCbz(source, { seed: 6 });

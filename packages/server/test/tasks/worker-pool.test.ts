@@ -143,7 +143,6 @@ describe('WorkerPool', () => {
   it('drops queued rows of kinds this version no longer has, logs each, and runs the task behind them', async () => {
     // Komga's kinds that Quire defined but never queued were removed; a database may still hold such rows.
     const removed = [
-      { kind: 'ImportBook', seriesId: 'S', sourceFile: '/in/a.cbz', copyMode: 'COPY' },
       { kind: 'RebuildIndex', entities: null },
       { kind: 'UpgradeIndex' },
       { kind: 'ConvertToKepub', bookId: 'B' },
