@@ -275,3 +275,39 @@ describe('OAuth2 configuration', () => {
     expect(() => loadConfig({ QUIRE_OAUTH2_ACCOUNT_CREATION: 'yes please' })).toThrow(/true or false/);
   });
 });
+
+describe('unauthenticated browsers with OAuth2 configured (api.md §2.3)', () => {
+  it('go to the login page; scripts and API clients still get 401', async () => {
+    const s = await startServer(providerEnv('https://idp.example.org'));
+    try {
+      const page = await s.fetch('/api/v2/users/me', {
+        redirect: 'manual',
+        headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+      });
+      expect(page.status).toBe(302);
+      expect(page.headers.get('location')).toBe('/login');
+      const image = await s.fetch('/api/v1/books/x/thumbnail', { redirect: 'manual', headers: { accept: 'image/*' } });
+      expect(image.status).toBe(302);
+      const script = await s.fetch('/api/v2/users/me', {
+        redirect: 'manual',
+        headers: { accept: 'text/html', 'x-requested-with': 'XMLHttpRequest' },
+      });
+      expect(script.status).toBe(401);
+      const client = await s.fetch('/api/v2/users/me', { redirect: 'manual', headers: { accept: '*/*' } });
+      expect(client.status).toBe(401);
+      expect(client.headers.get('www-authenticate')).toBe('Basic realm="Realm"');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('without a provider, a browser gets the 401 as before', async () => {
+    const s = await startServer();
+    try {
+      const page = await s.fetch('/api/v2/users/me', { redirect: 'manual', headers: { accept: 'text/html' } });
+      expect(page.status).toBe(401);
+    } finally {
+      await s.close();
+    }
+  });
+});
