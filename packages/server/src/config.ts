@@ -39,19 +39,27 @@ export interface Config {
   oauth2: OAuth2Config;
 }
 
-/** One OpenID Connect provider, from `QUIRE_OAUTH2_<ID>_*`. */
-export interface OAuth2ProviderConfig {
+/**
+ * One login provider, from `QUIRE_OAUTH2_<ID>_*`: OpenID Connect (an issuer, whose metadata is discovered), or plain
+ * OAuth2 (its three endpoints; the e-mail comes from its user-info answer, as for GitHub).
+ */
+export type OAuth2ProviderConfig = {
   /** The `<ID>` of its variables, lower-cased: the URL segment (`/oauth2/authorization/{registrationId}`). */
   registrationId: string;
   /** Shown on the login page's button and recorded as the activity source `OAuth2:<name>`. */
   name: string;
-  /** The issuer identifier; its `/.well-known/openid-configuration` is read at the first login. */
-  issuer: URL;
   clientId: string;
   clientSecret: string;
-  /** Always holds `openid`, `email` and `profile` unless told otherwise. */
+  /** OpenID Connect: always holds `openid` (by default `openid email profile`). */
   scopes: string[];
-}
+} & (
+  | {
+      kind: 'oidc';
+      /** The issuer identifier; its `/.well-known/openid-configuration` is read at the first login. */
+      issuer: URL;
+    }
+  | { kind: 'oauth2'; authorizationUri: URL; tokenUri: URL; userInfoUri: URL }
+);
 
 export interface OAuth2Config {
   providers: OAuth2ProviderConfig[];
@@ -109,13 +117,14 @@ function parseBaseUrl(value: string | undefined): string | undefined {
   return url.href.replace(/\/+$/, '');
 }
 
-const PROVIDER_VARIABLE = /^QUIRE_OAUTH2_([A-Z0-9_]+?)_(ISSUER|CLIENT_ID|CLIENT_SECRET|SCOPES|NAME)$/;
+const PROVIDER_VARIABLE =
+  /^QUIRE_OAUTH2_([A-Z0-9_]+?)_(ISSUER|CLIENT_ID|CLIENT_SECRET|SCOPES|NAME|AUTHORIZATION_URI|TOKEN_URI|USER_INFO_URI)$/;
 const OAUTH2_SETTINGS = new Set(['QUIRE_OAUTH2_ACCOUNT_CREATION', 'QUIRE_OAUTH2_TIMEOUT_SECONDS']);
 
 /**
- * Providers are grouped by the `<ID>` of `QUIRE_OAUTH2_<ID>_ISSUER`, `_CLIENT_ID`, `_CLIENT_SECRET`, `_SCOPES`,
- * `_NAME`. Any other `QUIRE_OAUTH2_` variable, or a provider missing a required one, stops the start-up: a typo
- * would otherwise silently remove a login button.
+ * Providers are grouped by the `<ID>` of `QUIRE_OAUTH2_<ID>_ISSUER` (or `_AUTHORIZATION_URI`, `_TOKEN_URI`,
+ * `_USER_INFO_URI`), `_CLIENT_ID`, `_CLIENT_SECRET`, `_SCOPES`, `_NAME`. Any other `QUIRE_OAUTH2_` variable, or a
+ * provider missing a required one, stops the start-up: a typo would otherwise silently remove a login button.
  */
 function loadOAuth2(env: Record<string, string | undefined>): OAuth2Config {
   const byId = new Map<string, Record<string, string>>();
@@ -132,24 +141,40 @@ function loadOAuth2(env: Record<string, string | undefined>): OAuth2Config {
       if (!value) throw new Error(`QUIRE_OAUTH2_${id}_${field} is required for the OAuth2 provider ${id}`);
       return value;
     };
-    let issuer: URL;
-    try {
-      issuer = new URL(required('ISSUER'));
-    } catch (err) {
-      if (err instanceof TypeError) throw new Error(`QUIRE_OAUTH2_${id}_ISSUER must be a URL, got ${fields.ISSUER}`);
-      throw err;
-    }
+    const url = (field: string) => {
+      try {
+        return new URL(required(field));
+      } catch (err) {
+        if (err instanceof TypeError)
+          throw new Error(`QUIRE_OAUTH2_${id}_${field} must be a URL, got ${fields[field]}`);
+        throw err;
+      }
+    };
     const registrationId = id.toLowerCase();
-    const scopes = (fields.SCOPES || 'openid,email,profile').split(/[\s,]+/).filter(Boolean);
-    if (!scopes.includes('openid')) scopes.unshift('openid');
-    return {
+    const common = {
       registrationId,
       name: fields.NAME || registrationId,
-      issuer,
       clientId: required('CLIENT_ID'),
       clientSecret: required('CLIENT_SECRET'),
-      scopes,
     };
+    const scopes = (fields.SCOPES ?? '').split(/[\s,]+/).filter(Boolean);
+    const endpoints = ['AUTHORIZATION_URI', 'TOKEN_URI', 'USER_INFO_URI'].filter((f) => fields[f] !== undefined);
+    if (fields.ISSUER === undefined && endpoints.length > 0)
+      return {
+        ...common,
+        kind: 'oauth2',
+        scopes,
+        authorizationUri: url('AUTHORIZATION_URI'),
+        tokenUri: url('TOKEN_URI'),
+        userInfoUri: url('USER_INFO_URI'),
+      };
+    if (endpoints.length > 0)
+      throw new Error(
+        `QUIRE_OAUTH2_${id}: give either _ISSUER (OpenID Connect) or _AUTHORIZATION_URI, _TOKEN_URI and _USER_INFO_URI (OAuth2), not both`,
+      );
+    if (scopes.length === 0) scopes.push('openid', 'email', 'profile');
+    if (!scopes.includes('openid')) scopes.unshift('openid');
+    return { ...common, kind: 'oidc', scopes, issuer: url('ISSUER') };
   });
   providers.sort((a, b) => a.registrationId.localeCompare(b.registrationId));
   return {

@@ -254,6 +254,7 @@ describe('OAuth2 configuration', () => {
     );
     expect(config.oauth2.providers).toEqual([
       {
+        kind: 'oidc',
         registrationId: 'test',
         name: 'Test IdP',
         issuer: new URL('https://idp.example.org/realms/x'),
@@ -309,5 +310,49 @@ describe('unauthenticated browsers with OAuth2 configured (api.md §2.3)', () =>
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('plain OAuth2 providers (their endpoints configured, the e-mail from their user-info answer)', () => {
+  let provider: TestOidcProvider;
+  let s: TestServer | undefined;
+  beforeAll(async () => {
+    provider = await startOidcProvider({ redirectUris: [REDIRECT_URI], accounts });
+  });
+  afterAll(() => provider.close());
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  const plainEnv = (): Record<string, string> => {
+    const { QUIRE_OAUTH2_TEST_ISSUER: _issuer, ...env } = providerEnv(provider.issuer, {
+      QUIRE_OAUTH2_TEST_AUTHORIZATION_URI: `${provider.issuer}/auth`,
+      QUIRE_OAUTH2_TEST_TOKEN_URI: `${provider.issuer}/token`,
+      QUIRE_OAUTH2_TEST_USER_INFO_URI: `${provider.issuer}/me`,
+      // oidc-provider answers its user-info endpoint only to the openid scope.
+      QUIRE_OAUTH2_TEST_SCOPES: 'openid email',
+    });
+    return env;
+  };
+
+  it('logs a user in by the e-mail of the user-info answer; without one, ERR_1024', async () => {
+    s = await startServer(plainEnv());
+    await claim(s);
+    await s.fetch('/api/v2/users', {
+      method: 'POST',
+      headers: { authorization: basic('admin@example.org', 'admin-secret') },
+      json: { email: 'alice@example.org', password: 'alice-password' },
+    });
+    const start = await redirectOf(await s.fetch('/oauth2/authorization/test', { redirect: 'manual' }));
+    expect(new URL(start.location).searchParams.has('nonce')).toBe(false);
+    expect((await oauth2Login(s, 'alice')).location).toBe('/?server_redirect=Y');
+    expect(loginError((await oauth2Login(s, 'nobody')).location)).toBe('ERR_1024');
+  });
+
+  it('takes either an issuer or the three endpoints, not both', () => {
+    expect(() => loadConfig({ ...plainEnv(), QUIRE_OAUTH2_TEST_ISSUER: provider.issuer })).toThrow(/not both/);
+    const { QUIRE_OAUTH2_TEST_TOKEN_URI: _token, ...missing } = plainEnv();
+    expect(() => loadConfig(missing)).toThrow(/QUIRE_OAUTH2_TEST_TOKEN_URI is required/);
   });
 });
