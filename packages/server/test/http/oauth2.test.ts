@@ -69,7 +69,10 @@ describe('OAuth2 / OpenID Connect login against a real provider', () => {
   let provider: TestOidcProvider;
   let s: TestServer | undefined;
   beforeAll(async () => {
-    provider = await startOidcProvider({ redirectUris: [REDIRECT_URI], accounts });
+    provider = await startOidcProvider({
+      redirectUris: [REDIRECT_URI, `${BASE_URL}/quire/login/oauth2/code/test`],
+      accounts,
+    });
   });
   afterAll(() => provider.close());
   afterEach(async () => {
@@ -194,6 +197,27 @@ describe('OAuth2 / OpenID Connect login against a real provider', () => {
     } finally {
       await impostor.close();
     }
+  });
+
+  it('under a context path: redirect URI from QUIRE_BASE_URL, login page and app root under the path', async () => {
+    s = await startServer({
+      ...providerEnv(provider.issuer),
+      QUIRE_BASE_URL: `${BASE_URL}/quire`,
+      QUIRE_CONTEXT_PATH: '/quire',
+    });
+    await claim(s);
+    const start = await redirectOf(await s.fetch('/oauth2/authorization/test', { redirect: 'manual' }));
+    expect(new URL(start.location).searchParams.get('redirect_uri')).toBe(`${BASE_URL}/quire/login/oauth2/code/test`);
+    expect(start.cookies.find((c) => c.startsWith('QUIRE-OAUTH2='))).toMatch(/Path=\/quire\/login\/oauth2\/code\//);
+    const callback = await logInAtProvider(start.location, 'unverified');
+    // The test server's URL ends with the context path; the callback's path starts with it.
+    const done = await redirectOf(
+      await fetch(`${new URL(s.url).origin}${callback.pathname}${callback.search}`, {
+        redirect: 'manual',
+        headers: { cookie: cookieHeader(start.cookies) },
+      }),
+    );
+    expect(done.location).toBe('/quire/login?server_redirect=Y&error=ERR_1026');
   });
 
   it('an unknown provider id goes back to the login page', async () => {
