@@ -84,21 +84,30 @@ describe('OAuth2 / OpenID Connect login in the browser', () => {
 
   const signInButton = (page: Page) => page.getByRole('button', { name: 'Sign in with Test IdP' });
 
-  it('logs an existing user in through the popup, which closes and leaves the main window logged in', async () => {
-    const s = await start();
+  /** A fresh browser context's page (closed after the test). */
+  async function freshPage(): Promise<Page> {
     const opened = await newPage(browser);
     context = opened.context;
-    const page = opened.page;
-    await page.goto(`${s.url}/login`);
-    await logInThroughPopup(page, 'alice', () => signInButton(page).click());
+    return opened.page;
+  }
+
+  /** Waits until the main window has left the login and startup pages, and answers whose session it holds. */
+  async function loggedInEmail(page: Page): Promise<string> {
     await page.waitForURL((u) => !u.pathname.endsWith('/login') && !u.pathname.endsWith('/startup'), {
       timeout: 30_000,
     });
-    const me = await page.evaluate(async () => {
+    return page.evaluate(async () => {
       const res = await fetch('/api/v2/users/me', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-      return { status: res.status, body: (await res.json()) as { email: string } };
+      return res.ok ? ((await res.json()) as { email: string }).email : `HTTP ${res.status}`;
     });
-    expect(me).toMatchObject({ status: 200, body: { email: 'alice@example.org' } });
+  }
+
+  it('logs an existing user in through the popup, which closes and leaves the main window logged in', async () => {
+    const s = await start();
+    const page = await freshPage();
+    await page.goto(`${s.url}/login`);
+    await logInThroughPopup(page, 'alice', () => signInButton(page).click());
+    expect(await loggedInEmail(page)).toBe('alice@example.org');
     const activity = await fetch(`${s.url}/api/v2/users/authentication-activity?sort=dateTime,desc`, {
       headers: { authorization: adminAuth },
     });
@@ -112,39 +121,26 @@ describe('OAuth2 / OpenID Connect login in the browser', () => {
 
   it('refuses someone without an account (ERR_1025), then lets them in once account creation is on', async () => {
     let s = await start();
-    let opened = await newPage(browser);
-    context = opened.context;
-    let page = opened.page;
+    let page = await freshPage();
     await page.goto(`${s.url}/login`);
     await logInThroughPopup(page, 'newcomer', () => signInButton(page).click());
     await page.waitForURL(/\/login\?server_redirect=Y&error=ERR_1025/);
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toContain('OAuth2 login: no local user exists with that email');
-    await context.close();
+    await page.context().close();
     await s.stop();
 
     s = await start({ QUIRE_OAUTH2_ACCOUNT_CREATION: 'true' });
-    opened = await newPage(browser);
-    context = opened.context;
-    page = opened.page;
+    page = await freshPage();
     await page.goto(`${s.url}/login`);
     await logInThroughPopup(page, 'newcomer', () => signInButton(page).click());
-    await page.waitForURL((u) => !u.pathname.endsWith('/login') && !u.pathname.endsWith('/startup'), {
-      timeout: 30_000,
-    });
-    const me = await page.evaluate(async () => {
-      const res = await fetch('/api/v2/users/me', { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-      return ((await res.json()) as { email: string }).email;
-    });
-    expect(me).toBe('newcomer@example.org');
+    expect(await loggedInEmail(page)).toBe('newcomer@example.org');
   });
 
   it('refuses an unverified e-mail (ERR_1026), in the reader’s language', async () => {
     const s = await start();
-    const opened = await newPage(browser);
-    context = opened.context;
-    const page = opened.page;
+    const page = await freshPage();
     await page.goto(`${s.url}/login`);
     // Polish, as a visitor would choose it on the login page.
     await page.evaluate(() => localStorage.setItem('quire.preferences', JSON.stringify({ locale: 'pl' })));
@@ -168,17 +164,13 @@ describe('OAuth2 / OpenID Connect login in the browser', () => {
       }),
     });
     expect(saved.status).toBe(204);
-    const opened = await newPage(browser);
-    context = opened.context;
-    const page = opened.page;
+    const page = await freshPage();
     await logInThroughPopup(page, 'alice', () => page.goto(`${s.url}/login`).then(() => undefined));
-    await page.waitForURL((u) => !u.pathname.endsWith('/login') && !u.pathname.endsWith('/startup'), {
-      timeout: 30_000,
-    });
+    expect(await loggedInEmail(page)).toBe('alice@example.org');
     // Logged out, the page shows only the button (no fields) and does not open the popup again.
     await page.goto(`${s.url}/login?logout=true`);
     await expect.poll(() => signInButton(page).isVisible()).toBe(true);
     expect(await page.getByRole('textbox', { name: 'Email' }).count()).toBe(0);
-    expect(context.pages()).toHaveLength(1);
+    expect(page.context().pages()).toHaveLength(1);
   });
 });
