@@ -14,7 +14,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -24,13 +24,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the built server (`npm run build` first) exactly as `npm start` does, on a free port and a fresh data dir. */
+/**
+ * Starts the built server (`npm run build` first) exactly as `npm start` does, on a free port (or `env.QUIRE_PORT`, for
+ * a test that must know the address before: an OAuth2 provider's redirect URI) and a fresh data dir.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'quire-e2e-'));
-  const port = await freePort();
+  const port = env.QUIRE_PORT ? Number(env.QUIRE_PORT) : await freePort();
   let log = '';
   const child = spawn(process.execPath, [join(repoRoot, 'packages/server/dist/main.js')], {
-    env: { ...process.env, QUIRE_PORT: String(port), QUIRE_HOST: '127.0.0.1', QUIRE_DATA_DIR: dataDir, ...env },
+    env: { ...process.env, QUIRE_HOST: '127.0.0.1', QUIRE_DATA_DIR: dataDir, ...env, QUIRE_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));

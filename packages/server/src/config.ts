@@ -30,6 +30,45 @@ export interface Config {
   passwordMinLength: number;
   /** What one book may cost in entries, inflated bytes and decoded pixels (media/limits.ts). */
   mediaLimits: MediaLimits;
+  /**
+   * The address browsers reach Quire at, context path included, without a trailing slash (QUIRE_BASE_URL);
+   * undefined when not set. OAuth2 redirect URIs are built from it, never from a request's Host header.
+   */
+  baseUrl: string | undefined;
+  /** OAuth2 / OpenID Connect login (api.md §2.7). */
+  oauth2: OAuth2Config;
+}
+
+/**
+ * One login provider, from `QUIRE_OAUTH2_<ID>_*`: OpenID Connect (an issuer, whose metadata is discovered), or plain
+ * OAuth2 (its three endpoints; the e-mail comes from its user-info answer, as for GitHub).
+ */
+export type OAuth2ProviderConfig = {
+  /** The `<ID>` of its variables, lower-cased: the URL segment (`/oauth2/authorization/{registrationId}`). */
+  registrationId: string;
+  /** Shown on the login page's button and recorded as the activity source `OAuth2:<name>`. */
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  /** OpenID Connect: always holds `openid` (by default `openid email profile`). */
+  scopes: string[];
+} & (
+  | {
+      kind: 'oidc';
+      /** The issuer identifier; its `/.well-known/openid-configuration` is read at the first login. */
+      issuer: URL;
+    }
+  | { kind: 'oauth2'; authorizationUri: URL; tokenUri: URL; userInfoUri: URL }
+);
+
+export interface OAuth2Config {
+  providers: OAuth2ProviderConfig[];
+  /** Log in people who have no account by creating one (komga.oauth2-account-creation); off by default. */
+  accountCreation: boolean;
+  /** Refuse an ID token whose `email_verified` is not true (komga.oidc-email-verification); on by default. */
+  emailVerification: boolean;
+  /** How long one call to a provider (discovery, token, keys) may take before the login fails. */
+  timeoutMs: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,7 +90,107 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
     mediaLimits: loadMediaLimits(env),
+    ...loadLogin(env),
   };
+}
+
+/** OAuth2 providers need the public address: their redirect URI is built from it. */
+function loadLogin(env: Record<string, string | undefined>): Pick<Config, 'baseUrl' | 'oauth2'> {
+  const baseUrl = parseBaseUrl(env.QUIRE_BASE_URL);
+  const oauth2 = loadOAuth2(env);
+  if (oauth2.providers.length > 0 && !baseUrl)
+    throw new Error('QUIRE_BASE_URL is required with OAuth2 providers: their redirect URIs are built from it');
+  return { baseUrl, oauth2 };
+}
+
+function parseBaseUrl(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`QUIRE_BASE_URL must be an absolute http(s) URL, got ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`QUIRE_BASE_URL must be an absolute http(s) URL, got ${value}`);
+  if (url.search || url.hash) throw new Error(`QUIRE_BASE_URL must have no query or fragment, got ${value}`);
+  return url.href.replace(/\/+$/, '');
+}
+
+const PROVIDER_VARIABLE =
+  /^QUIRE_OAUTH2_([A-Z0-9_]+?)_(ISSUER|CLIENT_ID|CLIENT_SECRET|SCOPES|NAME|AUTHORIZATION_URI|TOKEN_URI|USER_INFO_URI)$/;
+const OAUTH2_SETTINGS = new Set(['QUIRE_OAUTH2_ACCOUNT_CREATION', 'QUIRE_OAUTH2_TIMEOUT_SECONDS']);
+
+/**
+ * Providers are grouped by the `<ID>` of `QUIRE_OAUTH2_<ID>_ISSUER` (or `_AUTHORIZATION_URI`, `_TOKEN_URI`,
+ * `_USER_INFO_URI`), `_CLIENT_ID`, `_CLIENT_SECRET`, `_SCOPES`, `_NAME`. Any other `QUIRE_OAUTH2_` variable, or a
+ * provider missing a required one, stops the start-up: a typo would otherwise silently remove a login button.
+ */
+function loadOAuth2(env: Record<string, string | undefined>): OAuth2Config {
+  const byId = new Map<string, Record<string, string>>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('QUIRE_OAUTH2_') || OAUTH2_SETTINGS.has(name) || value === undefined) continue;
+    const match = PROVIDER_VARIABLE.exec(name);
+    if (!match) throw new Error(`${name}: unknown OAuth2 setting (expected QUIRE_OAUTH2_<ID>_ISSUER, _CLIENT_ID, …)`);
+    const [, id, field] = match as unknown as [string, string, string];
+    byId.set(id, { ...byId.get(id), [field]: value.trim() });
+  }
+  const providers = [...byId].map(([id, fields]): OAuth2ProviderConfig => {
+    const required = (field: string) => {
+      const value = fields[field];
+      if (!value) throw new Error(`QUIRE_OAUTH2_${id}_${field} is required for the OAuth2 provider ${id}`);
+      return value;
+    };
+    const url = (field: string) => {
+      try {
+        return new URL(required(field));
+      } catch (err) {
+        if (err instanceof TypeError)
+          throw new Error(`QUIRE_OAUTH2_${id}_${field} must be a URL, got ${fields[field]}`);
+        throw err;
+      }
+    };
+    const registrationId = id.toLowerCase();
+    const common = {
+      registrationId,
+      name: fields.NAME || registrationId,
+      clientId: required('CLIENT_ID'),
+      clientSecret: required('CLIENT_SECRET'),
+    };
+    const scopes = (fields.SCOPES ?? '').split(/[\s,]+/).filter(Boolean);
+    const endpoints = ['AUTHORIZATION_URI', 'TOKEN_URI', 'USER_INFO_URI'].filter((f) => fields[f] !== undefined);
+    if (fields.ISSUER === undefined && endpoints.length > 0)
+      return {
+        ...common,
+        kind: 'oauth2',
+        scopes,
+        authorizationUri: url('AUTHORIZATION_URI'),
+        tokenUri: url('TOKEN_URI'),
+        userInfoUri: url('USER_INFO_URI'),
+      };
+    if (endpoints.length > 0)
+      throw new Error(
+        `QUIRE_OAUTH2_${id}: give either _ISSUER (OpenID Connect) or _AUTHORIZATION_URI, _TOKEN_URI and _USER_INFO_URI (OAuth2), not both`,
+      );
+    if (scopes.length === 0) scopes.push('openid', 'email', 'profile');
+    if (!scopes.includes('openid')) scopes.unshift('openid');
+    return { ...common, kind: 'oidc', scopes, issuer: url('ISSUER') };
+  });
+  providers.sort((a, b) => a.registrationId.localeCompare(b.registrationId));
+  return {
+    providers,
+    accountCreation: booleanSetting(env, 'QUIRE_OAUTH2_ACCOUNT_CREATION', false),
+    emailVerification: booleanSetting(env, 'QUIRE_OIDC_EMAIL_VERIFICATION', true),
+    timeoutMs: positiveNumber(env, 'QUIRE_OAUTH2_TIMEOUT_SECONDS', 10) * 1000,
+  };
+}
+
+function booleanSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new Error(`${name} must be true or false, got ${env[name]}`);
 }
 
 const MiB = 1024 * 1024;

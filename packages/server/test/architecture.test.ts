@@ -101,6 +101,7 @@ const packages: Record<string, readonly string[]> = {
   '@fastify/type-provider-typebox': ['http'],
   typebox: ['http'],
   '@node-rs/argon2': ['accounts'],
+  'openid-client': ['accounts'],
   '@fontsource/opendyslexic': ['fonts'],
   pino: ['logging.ts'],
   'rotating-file-stream': ['logging.ts'],

@@ -9,9 +9,10 @@ import { ApiKeys } from './api-keys.js';
 import { AuthenticationActivity } from './authentication-activity.js';
 import { LoginThrottle } from './login-throttle.js';
 import { Authenticator } from './authenticator.js';
+import { OAuth2Login } from './oauth2-login.js';
 
 export interface AccountsDeps {
-  repos: Pick<Repositories, 'users' | 'sessions' | 'apiKeys' | 'activity' | 'rememberMeTokens'>;
+  repos: Pick<Repositories, 'users' | 'sessions' | 'apiKeys' | 'activity' | 'rememberMeTokens' | 'oauth2Requests'>;
   uow: UnitOfWork;
   events: EventBus;
   settings: SettingsStore;
@@ -55,21 +56,33 @@ export function createAccounts(deps: AccountsDeps) {
     passwordMinLength: deps.config.passwordMinLength,
     now,
   });
+  const oauth2 = new OAuth2Login({
+    config: deps.config.oauth2,
+    requests: repositories.oauth2Requests,
+    users: repositories.users,
+    createUser: (email, password) => users.create({ email, password }),
+    activity,
+    sessions,
+    now,
+  });
   return {
     users,
     sessions,
+    oauth2,
     apiKeys,
     activity,
     authenticator,
     /**
      * Drops authentication activity older than a month, sessions that are over (sessions.ts) and expired
-     * remember-me tokens. Run it once a day (and at start-up); safe to run from several instances.
+     * remember-me tokens, and OAuth2 logins never finished. Run it once a day (and at start-up); safe to run from
+     * several instances.
      */
-    async housekeeping(): Promise<{ activity: number; sessions: number; rememberMe: number }> {
+    async housekeeping(): Promise<{ activity: number; sessions: number; rememberMe: number; oauth2Requests: number }> {
       return {
         activity: await activity.purge(),
         sessions: await sessions.purgeExpired(),
         rememberMe: await rememberMe.purgeExpired(),
+        oauth2Requests: await repositories.oauth2Requests.deleteExpired(now()),
       };
     },
   };

@@ -37,6 +37,14 @@ export interface SessionTable {
   ip: string | null;
   user_agent: string | null;
 }
+export interface OAuth2RequestTable {
+  browser_key_hash: string;
+  registration_id: string;
+  state: string;
+  nonce: string;
+  pkce_verifier: string;
+  expires_at: number;
+}
 export interface RememberMeTokenTable {
   token_hash: string;
   user_id: string;
@@ -415,6 +423,7 @@ export interface DB {
   user_sharing_label: UserSharingLabelTable;
   session: SessionTable;
   remember_me_token: RememberMeTokenTable;
+  oauth2_request: OAuth2RequestTable;
   api_key: ApiKeyTable;
   authentication_activity: AuthenticationActivityTable;
   server_settings: ServerSettingsTable;

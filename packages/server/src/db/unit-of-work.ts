@@ -22,6 +22,7 @@ import { KyselyHistoryRepository } from './repositories/history.js';
 import { KyselyPageHashRepository } from './repositories/page-hashes.js';
 import { KyselyTransientBookRepository } from './repositories/transient-books.js';
 import { KyselyBookImportJournal } from './repositories/book-imports.js';
+import { KyselyOAuth2RequestRepository } from './repositories/oauth2-requests.js';
 
 /** Every repository on one connection: the database (each statement its own transaction) or one transaction. */
 export function createRepositories(db: Db): Repositories {
@@ -48,6 +49,7 @@ export function createRepositories(db: Db): Repositories {
     pageHashes: new KyselyPageHashRepository(db),
     transientBooks: new KyselyTransientBookRepository(db),
     bookImports: new KyselyBookImportJournal(db),
+    oauth2Requests: new KyselyOAuth2RequestRepository(db),
   };
 }
 

@@ -49,7 +49,23 @@ export interface StoredApiKey {
   lastModifiedDate: string;
 }
 
-export type AuthenticationSource = 'Password' | 'RememberMe' | 'ApiKey';
+/** `OAuth2:<provider name>` for an OAuth2 / OpenID Connect login (api.md §2.9). */
+export type AuthenticationSource = 'Password' | 'RememberMe' | 'ApiKey' | `OAuth2:${string}`;
+
+/**
+ * An OAuth2 login under way, between the redirect to the provider and its callback: in the database, so that any
+ * instance can finish what another started. Found by the SHA-256 of the random value in the browser's flow cookie,
+ * which ties the callback to the browser that started it.
+ */
+export interface StoredOAuth2Request {
+  browserKeyHash: string;
+  registrationId: string;
+  state: string;
+  nonce: string;
+  pkceVerifier: string;
+  /** Epoch ms; the row is useless after it. */
+  expiresAt: number;
+}
 
 /** One authentication attempt (api.md §2.9). */
 export interface StoredActivity {

@@ -8,6 +8,7 @@ import type {
   StoredActivity,
   StoredApiKey,
   StoredRememberMeToken,
+  StoredOAuth2Request,
   StoredSession,
   StoredUser,
 } from './account.js';
@@ -567,6 +568,15 @@ export interface RememberMeTokenRepository {
   deleteExpiredBefore(date: string): Promise<number>;
 }
 
+/** OAuth2 logins under way (accounts/oauth2-login.ts). */
+export interface OAuth2RequestRepository {
+  insert(request: StoredOAuth2Request): Promise<void>;
+  /** Finds and deletes in one step: a request is finished at most once. */
+  take(browserKeyHash: string): Promise<StoredOAuth2Request | undefined>;
+  /** Returns how many were removed. */
+  deleteExpired(now: number): Promise<number>;
+}
+
 /** Client settings (api.md §9.5): global ones, and per-user ones. */
 export interface ClientSettingsRepository {
   global(onlyUnauthorized: boolean): Promise<Map<string, StoredClientSetting>>;
@@ -627,6 +637,7 @@ export interface Repositories {
   pageHashes: PageHashRepository;
   transientBooks: TransientBookRepository;
   bookImports: BookImportJournal;
+  oauth2Requests: OAuth2RequestRepository;
 }
 
 /**

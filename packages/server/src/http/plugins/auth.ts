@@ -37,6 +37,7 @@ export const authPlugin = fp<AppDeps>(
     const { authenticator } = deps.accounts;
     const contextPath = (await deps.settings.get()).serverContextPath ?? deps.config.contextPath;
     const { path: cookiePath, options: cookieOptions } = sessionCookies(contextPath);
+    const oauth2Enabled = deps.config.oauth2.providers.length > 0;
 
     const writeSession = (req: FastifyRequest, reply: FastifyReply, sessionId: string) => {
       if (headerMode(req)) reply.header('X-Auth-Token', sessionId);
@@ -131,7 +132,10 @@ export const authPlugin = fp<AppDeps>(
         reply.clearCookie(REMEMBER_ME_COOKIE, { path: cookiePath });
       }
 
-      if (!optional) return unauthorized(req, reply);
+      if (optional) return;
+      // With an OAuth2 provider, a browser that opens a protected address goes to the login page (api.md §2.3).
+      if (oauth2Enabled && isBrowserNavigation(req)) return reply.redirect(`${contextPath}/login`, 302);
+      return unauthorized(req, reply);
     };
 
     const requireRole = (role: Role): onRequestHookHandler =>
@@ -200,6 +204,16 @@ export function fromAnotherSite(req: FastifyRequest): boolean {
   if (origin) return origin.toLowerCase() !== `${req.protocol}://${req.host}`.toLowerCase();
   const site = headerValue(req.headers['sec-fetch-site']).toLowerCase();
   return site === 'cross-site' || site === 'same-site';
+}
+
+const BROWSER_TYPES = /(^|,)\s*(text\/html|application\/xhtml\+xml|image\/[^,;\s]+|text\/plain)\s*(;|,|$)/i;
+
+/**
+ * A page the browser opens itself, as Spring's OAuth2 entry point tells one: it accepts HTML, XHTML, an image or
+ * plain text (not only any type, `*\/*`), and is no script's call (`X-Requested-With`).
+ */
+function isBrowserNavigation(req: FastifyRequest): boolean {
+  return req.headers['x-requested-with'] === undefined && BROWSER_TYPES.test(headerValue(req.headers.accept));
 }
 
 function unauthorized(req: FastifyRequest, reply: FastifyReply) {

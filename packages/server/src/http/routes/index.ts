@@ -8,7 +8,7 @@ import { etagPlugin } from '../plugins/etag.js';
 import { securityHeadersPlugin } from '../plugins/security-headers.js';
 import { bindingPlugin } from '../plugins/binding.js';
 import { claimHandlers } from './claim.js';
-import { oauth2Handlers } from './oauth2.js';
+import { oauth2Handlers, oauth2Routes } from './oauth2.js';
 import { userHandlers } from './users.js';
 import { userSessionHandlers } from './user-session.js';
 import { settingsHandlers } from './settings.js';
@@ -57,6 +57,11 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     shutdown: deps.shutdown,
   });
   const { accounts } = deps;
+  await app.register(oauth2Routes, {
+    oauth2: accounts.oauth2,
+    baseUrl: deps.config.baseUrl,
+    contextPath: opts.contextPath,
+  });
   const liveEvents = eventStreams({
     events: deps.events,
     visibility: deps.visibility,
@@ -82,7 +87,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...userHandlers({ users: accounts.users, activity: accounts.activity, apiKeys: accounts.apiKeys }),
       ...userSessionHandlers({ authenticator: accounts.authenticator, contextPath: opts.contextPath }),
       ...claimHandlers({ users: accounts.users }),
-      ...oauth2Handlers(),
+      ...oauth2Handlers({ oauth2: accounts.oauth2 }),
       ...settingsHandlers({ serverSettings: deps.serverSettings }),
       ...clientSettingsHandlers({ clientSettings: deps.clientSettings }),
       ...actuatorHandlers({ build: deps.config.build }),

@@ -3,6 +3,16 @@ import { screen, waitFor } from '@testing-library/react';
 import { jsonResponse, renderScreen } from '../../test/render';
 import { buildAdmin } from '../../test/fixtures';
 import { resetPreferences } from '../../app/preferences';
+import { oauth2Queries } from '../../api/oauth2';
+
+/** The login page's OAuth2 queries, answered: `providers` and the two global settings. */
+const oauth2Seed = (
+  providers: { name: string; registrationId: string }[] = [],
+  settings = { hideLogin: false, autoLogin: false },
+): [readonly unknown[], unknown][] => [
+  [oauth2Queries.providers().queryKey, providers],
+  [oauth2Queries.loginSettings().queryKey, settings],
+];
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -13,7 +23,12 @@ describe('login page', () => {
   it('marks empty fields as Required and sends nothing', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
-    const { user } = renderScreen(null, { user: null, claim: { isClaimed: true }, route: '/login' });
+    const { user } = renderScreen(null, {
+      user: null,
+      claim: { isClaimed: true },
+      route: '/login',
+      seed: oauth2Seed(),
+    });
     await user.click(await screen.findByRole('button', { name: 'Log in' }));
     expect(screen.getAllByText('Required')).toHaveLength(2);
     expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
@@ -22,7 +37,12 @@ describe('login page', () => {
   });
 
   it('rejects an address without a domain', async () => {
-    const { user } = renderScreen(null, { user: null, claim: { isClaimed: true }, route: '/login' });
+    const { user } = renderScreen(null, {
+      user: null,
+      claim: { isClaimed: true },
+      route: '/login',
+      seed: oauth2Seed(),
+    });
     await user.type(await screen.findByLabelText('Email'), 'nobody');
     await user.type(screen.getByLabelText('Password'), 'secret');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
@@ -32,7 +52,12 @@ describe('login page', () => {
   it('shows Invalid authentication with the server detail on 401', async () => {
     const fetch = vi.fn(async () => jsonResponse(401, { status: 401, message: 'Bad credentials' }));
     vi.stubGlobal('fetch', fetch);
-    const { user } = renderScreen(null, { user: null, claim: { isClaimed: true }, route: '/login' });
+    const { user } = renderScreen(null, {
+      user: null,
+      claim: { isClaimed: true },
+      route: '/login',
+      seed: oauth2Seed(),
+    });
     await user.type(await screen.findByLabelText('Email'), 'admin@example.org');
     await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
@@ -52,6 +77,7 @@ describe('login page', () => {
       claim: { isClaimed: true },
       libraries: [],
       route: `/login?redirect=${encodeURIComponent('/welcome?x=1')}`,
+      seed: oauth2Seed(),
     });
     await user.type(await screen.findByLabelText('Email'), 'admin@example.org');
     await user.type(screen.getByLabelText('Password'), 'secret');
@@ -71,6 +97,7 @@ describe('login page', () => {
       claim: { isClaimed: false },
       libraries: [],
       route: '/login',
+      seed: oauth2Seed(),
     });
     await user.type(await screen.findByLabelText('Email'), 'admin@example.org');
     await user.type(screen.getByLabelText('Password'), 'secret');
@@ -81,5 +108,66 @@ describe('login page', () => {
     expect(claimInit.method).toBe('POST');
     expect(new Headers(claimInit.headers).get('X-Komga-Email')).toBe('admin@example.org');
     expect((fetch.mock.calls[1] as unknown as [string])[0]).toBe('/api/v2/users/me?remember-me=false');
+  });
+
+  describe('OAuth2', () => {
+    const keycloak = { name: 'Keycloak', registrationId: 'keycloak' };
+
+    it('offers one button per provider beside the fields; a button opens the provider in the oauth2Login popup', async () => {
+      const open = vi.fn();
+      vi.stubGlobal('open', open);
+      const { user } = renderScreen(null, {
+        user: null,
+        claim: { isClaimed: true },
+        route: '/login',
+        seed: oauth2Seed([keycloak, { name: 'Google', registrationId: 'google' }]),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Sign in with Keycloak' }));
+      expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Email')).toBeInTheDocument();
+      expect(open).toHaveBeenCalledTimes(1);
+      const [url, name, features] = open.mock.calls[0] as [string, string, string];
+      expect([url, name]).toEqual(['/oauth2/authorization/keycloak', 'oauth2Login']);
+      expect(features).toMatch(/width=600,height=600/);
+    });
+
+    it('hides the fields with webui.oauth2.hide_login, and auto-login opens the only provider at once', async () => {
+      const open = vi.fn();
+      vi.stubGlobal('open', open);
+      renderScreen(null, {
+        user: null,
+        claim: { isClaimed: true },
+        route: '/login',
+        seed: oauth2Seed([keycloak], { hideLogin: true, autoLogin: true }),
+      });
+      expect(await screen.findByRole('button', { name: 'Sign in with Keycloak' })).toBeInTheDocument();
+      expect(screen.queryByLabelText('Email')).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Log in' })).toBeNull();
+      await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
+      expect(open.mock.calls[0]![0]).toBe('/oauth2/authorization/keycloak');
+    });
+
+    it('does not auto-login after a failure, and shows the error translated', async () => {
+      const open = vi.fn();
+      vi.stubGlobal('open', open);
+      renderScreen(null, {
+        user: null,
+        claim: { isClaimed: true },
+        route: '/login?server_redirect=Y&error=ERR_1025',
+        seed: oauth2Seed([keycloak], { hideLogin: true, autoLogin: true }),
+      });
+      expect(await screen.findByRole('alert')).toHaveTextContent('OAuth2 login: no local user exists with that email');
+      expect(open).not.toHaveBeenCalled();
+    });
+
+    it('says clearly that a provider is down', async () => {
+      renderScreen(null, {
+        user: null,
+        claim: { isClaimed: true },
+        route: `/login?server_redirect=Y&error=${encodeURIComponent('The OAuth2 provider could not be reached')}`,
+        seed: oauth2Seed([keycloak]),
+      });
+      expect(await screen.findByRole('alert')).toHaveTextContent('The sign-in provider could not be reached');
+    });
   });
 });

@@ -18,6 +18,8 @@ import { Logo } from '../../components/Logo';
 import { LanguageSelect, ThemeSelect } from '../../components/PreferenceSelects';
 import { errorText, translateServerMessage } from '../../i18n/errorMessage';
 import { safeRedirect } from './redirect';
+import { useOAuth2LoginSettings, useOAuth2Providers } from '../../api/oauth2';
+import { OAuth2Buttons, oauth2ErrorText } from './OAuth2Buttons';
 
 const EMAIL = /^.+@.+\..+$/;
 
@@ -45,7 +47,11 @@ export function loginErrorText(t: TFunction, error: unknown, creating: boolean):
   return creating ? t('auth.claimFailed', { detail }) : t('auth.loginFailed', { detail });
 }
 
-/** `/login?redirect=…`: e-mail, password and remember me; create-account mode while the server is unclaimed. */
+/**
+ * `/login?redirect=…`: e-mail, password and remember me; create-account mode while the server is unclaimed. With
+ * OAuth2 providers, their buttons; `webui.oauth2.hide_login` hides the fields, `webui.oauth2.auto_login` opens the
+ * only provider at once, and a failed provider login comes back as `?error=`.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -64,6 +70,12 @@ export function LoginPage() {
   const passwordRef = useRef<HTMLInputElement>(null);
 
   const errors = submitted ? validateLogin(t, email, password) : {};
+
+  const providers = useOAuth2Providers().data ?? [];
+  const loginSettings = useOAuth2LoginSettings().data;
+  const oauth2Error = params.get('error');
+  const hideFields = !creating && providers.length > 0 && !!loginSettings?.hideLogin;
+  const autoLogin = !creating && !!loginSettings?.autoLogin && oauth2Error === null && params.get('logout') === null;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -95,46 +107,61 @@ export function LoginPage() {
                 {loginErrorText(t, action.error, creating)}
               </Alert>
             )}
-            <TextField
-              label={t('auth.email')}
-              type="email"
-              name="email"
-              autoComplete={creating ? 'email' : 'username'}
-              autoFocus
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              error={!!errors.email}
-              helperText={errors.email ?? ' '}
-              inputRef={emailRef}
-              fullWidth
-            />
-            <TextField
-              label={t('auth.password')}
-              type="password"
-              name="password"
-              autoComplete={creating ? 'new-password' : 'current-password'}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={!!errors.password}
-              helperText={errors.password ?? ' '}
-              inputRef={passwordRef}
-              fullWidth
-            />
-            <FormControlLabel
-              control={
-                <Checkbox checked={rememberMe} onChange={(e) => setPreference('rememberMe', e.target.checked)} />
-              }
-              label={t('auth.rememberMe')}
-            />
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              loading={action.isPending}
-              disabled={claim.isPending}
-            >
-              {creating ? t('auth.createAccount') : t('auth.login')}
-            </Button>
+            {oauth2Error !== null && !action.isError && (
+              <Alert severity="error" role="alert">
+                {oauth2ErrorText(t, oauth2Error)}
+              </Alert>
+            )}
+            {!creating && providers.length > 0 && <OAuth2Buttons providers={providers} autoLogin={autoLogin} />}
+            {!creating && providers.length > 0 && !hideFields && (
+              <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+                {t('oauth2.or')}
+              </Typography>
+            )}
+            {!hideFields && (
+              <>
+                <TextField
+                  label={t('auth.email')}
+                  type="email"
+                  name="email"
+                  autoComplete={creating ? 'email' : 'username'}
+                  autoFocus
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                  error={!!errors.email}
+                  helperText={errors.email ?? ' '}
+                  inputRef={emailRef}
+                  fullWidth
+                />
+                <TextField
+                  label={t('auth.password')}
+                  type="password"
+                  name="password"
+                  autoComplete={creating ? 'new-password' : 'current-password'}
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  error={!!errors.password}
+                  helperText={errors.password ?? ' '}
+                  inputRef={passwordRef}
+                  fullWidth
+                />
+                <FormControlLabel
+                  control={
+                    <Checkbox checked={rememberMe} onChange={(e) => setPreference('rememberMe', e.target.checked)} />
+                  }
+                  label={t('auth.rememberMe')}
+                />
+                <Button
+                  type="submit"
+                  variant="contained"
+                  size="large"
+                  loading={action.isPending}
+                  disabled={claim.isPending}
+                >
+                  {creating ? t('auth.createAccount') : t('auth.login')}
+                </Button>
+              </>
+            )}
           </Stack>
         </Paper>
         <Stack direction="row" spacing={2} sx={{ width: '100%' }}>
