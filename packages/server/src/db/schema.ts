@@ -396,6 +396,16 @@ export interface HistoricalEventTable {
   properties: string;
 }
 
+/** Figures of the tasks of one type that finished within one hour (hours since the epoch, UTC). */
+export interface TaskMetricTable {
+  type: string;
+  hour: number;
+  count: number;
+  failures: number;
+  total_ms: number;
+  max_ms: number;
+}
+
 export interface DB {
   user: UserTable;
   user_role: UserRoleTable;
@@ -448,6 +458,7 @@ export interface DB {
   page_hash_thumbnail: { hash: string; thumbnail: Uint8Array };
   page_hash_count: PageHashCountTable;
   transient_book: TransientBookTable;
+  task_metric: TaskMetricTable;
 }
 
 export type { Generated };

@@ -1,4 +1,5 @@
 import type { HistoryRepository } from './history.js';
+import type { TaskMetricsRepository } from './metrics.js';
 import type { PageHashRepository } from './page-hashes.js';
 import type { TransientBookRepository } from './transient-books.js';
 import type {
@@ -609,6 +610,7 @@ export interface Repositories {
   clientSettings: ClientSettingsRepository;
   serverSettings: ServerSettingsRepository;
   history: HistoryRepository;
+  taskMetrics: TaskMetricsRepository;
   pageHashes: PageHashRepository;
   transientBooks: TransientBookRepository;
 }

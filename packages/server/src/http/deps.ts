@@ -32,9 +32,13 @@ import type { DuplicatePages } from '../library/duplicate-pages.js';
 import type { History } from '../library/history.js';
 import type { TransientBooks } from '../library/transient-books.js';
 import type { MediaManagementQueries } from '../db/queries/media-management.js';
+import type { MetricsQueries } from '../db/queries/metrics.js';
+import type { TaskMetricsRepository } from '../domain/metrics.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
+  /** The actuator's metrics: gauges computed from SQL, task figures recorded by the runners. */
+  metrics: { queries: MetricsQueries; taskMetrics: TaskMetricsRepository };
   /** The import screen's books found outside the libraries. */
   transientBooks: TransientBooks;
   config: Config;
