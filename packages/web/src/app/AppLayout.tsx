@@ -32,6 +32,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import HistoryIcon from '@mui/icons-material/History';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
+import InsightsIcon from '@mui/icons-material/Insights';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
@@ -198,6 +199,7 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
             <List subheader={<ListSubheader disableSticky>{t('nav.administration')}</ListSubheader>}>
               <NavItem to="/settings/server" icon={<SettingsIcon />} label={t('nav.serverSettings')} />
               <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
+              <NavItem to="/settings/metrics" icon={<InsightsIcon />} label={t('nav.metrics')} />
               <MediaManagementItem />
               <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
             </List>
