@@ -74,8 +74,8 @@ describe('metrics page', () => {
       ['Scan library', '2'],
     ]);
     expect(rowsOf(screen.getByRole('region', { name: 'Tasks total time' }))).toEqual([
-      ['Scan library', '3 sec'],
-      ['Analyze book', '1 sec'],
+      ['Scan library', '2.6 sec'],
+      ['Analyze book', '0.8 sec'],
     ]);
 
     const all = screen.getByRole('region', { name: 'All libraries' });

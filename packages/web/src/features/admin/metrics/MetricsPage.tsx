@@ -39,8 +39,15 @@ function useFormats() {
   const { i18n } = useTranslation();
   const locale = i18n.language || undefined;
   const number = new Intl.NumberFormat(locale);
-  const seconds = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', maximumFractionDigits: 0 });
-  return { count: (n: number) => number.format(n), seconds: (n: number) => seconds.format(n), bytes: useSizeFormat() };
+  // Whole seconds as ui.md has them, but tenths under 10 s: most tasks take less than one, and "0 s" says nothing.
+  const seconds = (digits: number) =>
+    new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', maximumFractionDigits: digits });
+  const [tenths, whole] = [seconds(1), seconds(0)];
+  return {
+    count: (n: number) => number.format(n),
+    seconds: (n: number) => (n < 10 ? tenths : whole).format(n),
+    bytes: useSizeFormat(),
+  };
 }
 
 /** Tasks executed and their total time per type over the last 24 hours: two bar charts from one metric. */
@@ -67,7 +74,7 @@ function TaskCards() {
         {chart('COUNT', format.count, t('metrics.columns.executed'))}
       </ChartCard>
       <ChartCard title={t('metrics.tasksTotalTime')} subtitle={t('metrics.lastDay')}>
-        {chart('TOTAL_TIME', (n) => format.seconds(Math.round(n)), t('metrics.columns.totalTime'))}
+        {chart('TOTAL_TIME', format.seconds, t('metrics.columns.totalTime'))}
       </ChartCard>
     </>
   );

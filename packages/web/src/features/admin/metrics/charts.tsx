@@ -166,22 +166,18 @@ export function DonutChart({
           {items.map((item, index) => (
             <TableRow key={item.key}>
               <TableCell component="th" scope="row">
-                <Box
-                  component="span"
-                  aria-hidden
-                  sx={{
-                    display: 'inline-block',
-                    width: 12,
-                    height: 12,
-                    borderRadius: '2px',
-                    bgcolor: colorOf(index),
-                    marginInlineEnd: 1,
-                    verticalAlign: 'middle',
-                  }}
-                />
-                {item.label}
+                <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+                  <Box
+                    component="span"
+                    aria-hidden
+                    sx={{ flex: 'none', width: 12, height: 12, borderRadius: '2px', bgcolor: colorOf(index) }}
+                  />
+                  {item.label}
+                </Box>
               </TableCell>
-              <TableCell align="right">{item.text}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {item.text}
+              </TableCell>
               <TableCell align="right">{share.format(total ? item.value / total : 0)}</TableCell>
             </TableRow>
           ))}
