@@ -150,4 +150,20 @@ describe('metrics: the charts of two real libraries, in light and dark theme', (
     expect(r! + g! + b!).toBeLessThan(3 * 60);
     await screenshot(page, 'metrics-dark');
   });
+
+  it('speaks Arabic: translated cards, numbers in Arabic, bars growing from the right', async () => {
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+    await page.getByRole('heading', { name: 'المقاييس', level: 1 }).waitFor();
+    const books = card('الكتب لكل مكتبة');
+    // The digits are the browser's for Arabic, whichever its locale data chooses.
+    const [three, one] = await page.evaluate(() => [3, 1].map((n) => new Intl.NumberFormat('ar').format(n)));
+    await books.getByRole('img', { name: `الكتب لكل مكتبة: Comics ${three}, Manga ${one}` }).waitFor();
+    const bar = card('المهام المنفّذة').locator('tbody svg').first();
+    const [width, x, barWidth] = await bar.evaluate((svg) => {
+      const rect = svg.querySelector('rect')!;
+      return [svg.width.baseVal.value, rect.x.baseVal.value, rect.width.baseVal.value];
+    });
+    expect(x + barWidth).toBe(width);
+    await screenshot(page, 'metrics-dark-ar');
+  });
 });
