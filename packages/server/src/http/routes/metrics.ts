@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
-import { TASK_METRICS_WINDOW_MS, type TaskMetricsRepository } from '../../domain/metrics.js';
+import { TASK_METRICS_WINDOW_MS, type LibraryFigures, type TaskMetricsRepository } from '../../domain/metrics.js';
 import type { MetricsQueries } from '../../db/queries/metrics.js';
 import { sendError } from '../plugins/errors.js';
 
@@ -24,7 +24,6 @@ interface Metric {
 export interface MetricRouteDeps {
   queries: Pick<MetricsQueries, 'libraryFigures' | 'totals'>;
   taskMetrics: Pick<TaskMetricsRepository, 'figuresSince'>;
-  now?: () => Date;
 }
 
 /**
@@ -38,16 +37,13 @@ export interface MetricRouteDeps {
  * meter is computed when asked: gauges from SQL, tasks from the figures the runners record (the last 24 hours).
  */
 export const metricRoutes: FastifyPluginAsync<MetricRouteDeps> = async (app, deps) => {
-  const now = deps.now ?? (() => new Date());
-  const taskFigures = () => deps.taskMetrics.figuresSince(new Date(now().getTime() - TASK_METRICS_WINDOW_MS));
+  const taskFigures = () => deps.taskMetrics.figuresSince(new Date(Date.now() - TASK_METRICS_WINDOW_MS));
   const total = (value: number): Meter => ({ tags: {}, samples: [['VALUE', value]] });
-  const perLibrary =
-    (pick: (f: Awaited<ReturnType<MetricsQueries['libraryFigures']>>) => Map<string, number>) =>
-    async (): Promise<Meter[]> =>
-      [...pick(await deps.queries.libraryFigures())].map(([library, value]) => ({
-        tags: { library },
-        samples: [['VALUE', value]],
-      }));
+  const perLibrary = (pick: (f: LibraryFigures) => Map<string, number>) => async (): Promise<Meter[]> =>
+    [...pick(await deps.queries.libraryFigures())].map(([library, value]) => ({
+      tags: { library },
+      samples: [['VALUE', value]],
+    }));
 
   const metrics: Record<string, Metric> = {
     'komga.libraries': {
