@@ -161,7 +161,7 @@ describe('metrics: the charts of two real libraries, in light and dark theme', (
     const bar = card('المهام المنفّذة').locator('tbody svg').first();
     const [width, x, barWidth] = await bar.evaluate((svg) => {
       const rect = svg.querySelector('rect')!;
-      return [svg.width.baseVal.value, rect.x.baseVal.value, rect.width.baseVal.value];
+      return [Number(svg.getAttribute('width')), rect.x.baseVal.value, rect.width.baseVal.value];
     });
     expect(x + barWidth).toBe(width);
     await screenshot(page, 'metrics-dark-ar');
