@@ -45,6 +45,8 @@ import { TransientBooks } from './library/transient-books.js';
 import { BookImporter } from './library/book-importer.js';
 import { History } from './library/history.js';
 import { MediaManagementQueries } from './db/queries/media-management.js';
+import { MetricsQueries } from './db/queries/metrics.js';
+import { TASK_METRICS_WINDOW_MS } from './domain/metrics.js';
 import { mediaProfileOf } from './library/book-analyzer.js';
 import { MetadataRefresh } from './metadata/metadata-refresh.js';
 import { MetadataEditing } from './metadata/metadata-editing.js';
@@ -244,6 +246,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     }),
     size: stored.taskPoolSize,
     logger,
+    taskMetrics: repos.taskMetrics,
   });
   const stopTaskStatus = startTaskQueueStatus({ queue: tasks, events, logger });
 
@@ -308,6 +311,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     importer,
     history,
     mediaManagement: new MediaManagementQueries(db),
+    metrics: { queries: new MetricsQueries(db), taskMetrics: repos.taskMetrics },
     logger,
     shutdown: () => {
       if (shuttingDown) return;
@@ -324,6 +328,11 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   // Old authentication activity and idle sessions are purged at start-up and then every night.
   await deps.accounts.housekeeping();
   scheduler.addHousekeeping({ name: 'accounts', run: async () => void (await deps.accounts.housekeeping()) });
+  // Task figures older than the metrics' window are never read again.
+  scheduler.addHousekeeping({
+    name: 'task metrics',
+    run: async () => void (await repos.taskMetrics.deleteBefore(new Date(Date.now() - TASK_METRICS_WINDOW_MS))),
+  });
   // Queues the scan-on-startup libraries and arms every library's periodic scan.
   await scheduler.start();
   http.addHook('onClose', async () => {

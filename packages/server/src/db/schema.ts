@@ -416,6 +416,16 @@ export interface HistoricalEventTable {
   properties: string;
 }
 
+/** Figures of the tasks of one type that finished within one hour (hours since the epoch, UTC). */
+export interface TaskMetricTable {
+  type: string;
+  hour: number;
+  count: number;
+  failures: number;
+  total_ms: number;
+  max_ms: number;
+}
+
 export interface DB {
   user: UserTable;
   user_role: UserRoleTable;
@@ -470,6 +480,7 @@ export interface DB {
   page_hash_count: PageHashCountTable;
   transient_book: TransientBookTable;
   book_import: BookImportTable;
+  task_metric: TaskMetricTable;
 }
 
 export type { Generated };

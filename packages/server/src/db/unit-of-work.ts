@@ -19,6 +19,7 @@ import { KyselySidecarRepository } from './repositories/sidecars.js';
 import { KyselyThumbnailRepository } from './repositories/thumbnails.js';
 import { KyselyUserRepository } from './repositories/users.js';
 import { KyselyHistoryRepository } from './repositories/history.js';
+import { KyselyTaskMetricsRepository } from './repositories/task-metrics.js';
 import { KyselyPageHashRepository } from './repositories/page-hashes.js';
 import { KyselyTransientBookRepository } from './repositories/transient-books.js';
 import { KyselyBookImportJournal } from './repositories/book-imports.js';
@@ -46,6 +47,7 @@ export function createRepositories(db: Db): Repositories {
     clientSettings: new KyselyClientSettingsRepository(db),
     serverSettings: createServerSettingsRepository(db),
     history: new KyselyHistoryRepository(db),
+    taskMetrics: new KyselyTaskMetricsRepository(db),
     pageHashes: new KyselyPageHashRepository(db),
     transientBooks: new KyselyTransientBookRepository(db),
     bookImports: new KyselyBookImportJournal(db),

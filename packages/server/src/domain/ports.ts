@@ -1,4 +1,5 @@
 import type { HistoryRepository } from './history.js';
+import type { TaskMetricsRepository } from './metrics.js';
 import type { PageHashRepository } from './page-hashes.js';
 import type { TransientBookRepository } from './transient-books.js';
 import type { BookImportJournal } from './book-imports.js';
@@ -634,6 +635,7 @@ export interface Repositories {
   clientSettings: ClientSettingsRepository;
   serverSettings: ServerSettingsRepository;
   history: HistoryRepository;
+  taskMetrics: TaskMetricsRepository;
   pageHashes: PageHashRepository;
   transientBooks: TransientBookRepository;
   bookImports: BookImportJournal;

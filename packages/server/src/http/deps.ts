@@ -33,9 +33,13 @@ import type { History } from '../library/history.js';
 import type { TransientBooks } from '../library/transient-books.js';
 import type { BookImporter } from '../library/book-importer.js';
 import type { MediaManagementQueries } from '../db/queries/media-management.js';
+import type { MetricsQueries } from '../db/queries/metrics.js';
+import type { TaskMetricsRepository } from '../domain/metrics.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
+  /** The actuator's metrics: gauges computed from SQL, task figures recorded by the runners. */
+  metrics: { queries: MetricsQueries; taskMetrics: TaskMetricsRepository };
   /** The import screen's books found outside the libraries. */
   transientBooks: TransientBooks;
   /** Queues the import of books from outside the libraries (ImportBook tasks). */

@@ -1,17 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { TaskKind } from './definitions.js';
+import type { TaskMetricsRepository } from '../domain/metrics.js';
 import { runTask, type Handlers, type TaskLogger } from './handlers.js';
 import type { QueuedTask, TaskQueue } from './queue.js';
-
-/** Per-process task metrics (api.md §9.1 `komga.tasks.execution` and `komga.tasks.failure`). */
-export interface TaskMetrics {
-  count: number;
-  totalMs: number;
-  maxMs: number;
-  failures: number;
-}
 
 export interface WorkerPoolOptions {
   queue: TaskQueue;
@@ -19,6 +11,11 @@ export interface WorkerPoolOptions {
   /** Concurrent runners: the `taskPoolSize` setting (at least 1). */
   size: number;
   logger: TaskLogger;
+  /**
+   * Where each finished run is counted (api.md §9.1 `komga.tasks.execution` and `komga.tasks.failure`): the
+   * database, so the figures survive a restart and add up every instance's runs.
+   */
+  taskMetrics: Pick<TaskMetricsRepository, 'record'>;
   /** Prefix of the owner written on taken tasks; random by default. */
   instanceId?: string;
   /** Also look for work this often, for tasks queued by another process sharing the database. */
@@ -33,7 +30,6 @@ export interface WorkerPool {
   resize(size: number): void;
   /** Tasks being handled right now. */
   running(): QueuedTask[];
-  metrics(): Partial<Record<TaskKind, TaskMetrics>>;
   /**
    * Takes no more tasks and waits for the running ones, at most `timeoutMs`. Returns false if some were
    * still running: they stay owned in the queue and run again after `reclaimOrphans()` at next start.
@@ -48,7 +44,7 @@ export interface WorkerPool {
  * event loop; between two tasks a runner yields to pending I/O.
  */
 export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
-  const { queue, handlers, logger } = opts;
+  const { queue, handlers, logger, taskMetrics } = opts;
   const instanceId = opts.instanceId ?? randomBytes(4).toString('hex');
   const pollMs = opts.pollMs ?? 10_000;
   let size = validSize(opts.size);
@@ -60,7 +56,6 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
   let wakeups = 0;
   const loops = new Set<Promise<void>>();
   const current = new Map<string, QueuedTask>();
-  const metrics: Partial<Record<TaskKind, TaskMetrics>> = {};
   let poll: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
 
@@ -115,13 +110,14 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       failed = true;
       logger.error({ err, task: uniqueId }, `Task ${task.kind} failed`);
     }
-    const ms = performance.now() - startedAt;
-    const m = (metrics[task.kind] ??= { count: 0, totalMs: 0, maxMs: 0, failures: 0 });
-    m.count++;
-    m.totalMs += ms;
-    m.maxMs = Math.max(m.maxMs, ms);
-    if (failed) m.failures++;
+    const durationMs = performance.now() - startedAt;
     current.delete(owner);
+    try {
+      await taskMetrics.record({ type: task.kind, durationMs, failed, finishedAt: new Date() });
+    } catch (err) {
+      // A figure lost is better than a task run again: the run itself is done.
+      logger.error({ err, task: uniqueId }, 'Could not record the metrics of a task');
+    }
     try {
       await queue.done(uniqueId);
     } catch (err) {
@@ -148,7 +144,6 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       wake();
     },
     running: () => [...current.values()],
-    metrics: () => structuredClone(metrics),
     async stop(timeoutMs = 30_000) {
       stopping = true;
       if (poll) clearInterval(poll);

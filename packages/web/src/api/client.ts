@@ -63,6 +63,13 @@ async function request(path: string, init: ApiInit = {}): Promise<unknown> {
 export const sendOutsideTable = (method: 'POST', path: '/actuator/shutdown'): Promise<unknown> =>
   request(path, { method });
 
+/**
+ * A read of Spring Boot's metrics endpoint (`http/routes/metrics.ts`), outside the table for the same reason; its
+ * answer is typed by `api/metrics.ts`. `tag` repeats the key, one `key:value` each.
+ */
+export const getMetricOutsideTable = (name: string, tag: readonly string[] = []): Promise<unknown> =>
+  request(`/actuator/metrics/${encodeURIComponent(name)}`, { query: { tag } });
+
 async function toApiError(res: Response): Promise<ApiError> {
   try {
     const body = (await res.json()) as { message?: string; violations?: { fieldName: string; message: string }[] };

@@ -33,6 +33,7 @@ import HistoryIcon from '@mui/icons-material/History';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import ImportContactsIcon from '@mui/icons-material/ImportContacts';
+import InsightsIcon from '@mui/icons-material/Insights';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
@@ -200,6 +201,7 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
             <List subheader={<ListSubheader disableSticky>{t('nav.administration')}</ListSubheader>}>
               <NavItem to="/settings/server" icon={<SettingsIcon />} label={t('nav.serverSettings')} />
               <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
+              <NavItem to="/settings/metrics" icon={<InsightsIcon />} label={t('nav.metrics')} />
               <MediaManagementItem />
               <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
             </List>

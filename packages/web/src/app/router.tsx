@@ -76,7 +76,7 @@ const sectionPage = lazyPage(
 );
 
 /**
- * The routes of spec §2 whose screens exist. Screens of later issues (metrics, announcements, duplicate pages,
+ * The routes of spec §2 whose screens exist. Screens of later issues (announcements, duplicate pages,
  * import) get their routes with their screens; until then their paths show the not-found page.
  */
 export function createRoutes(): RouteObject[] {
@@ -271,6 +271,13 @@ export function createRoutes(): RouteObject[] {
                       lazy: lazyPage(
                         () => import('../features/admin/server/ServerSettingsPage'),
                         (m) => m.ServerSettingsPage,
+                      ),
+                    },
+                    {
+                      path: 'settings/metrics',
+                      lazy: lazyPage(
+                        () => import('../features/admin/metrics/MetricsPage'),
+                        (m) => m.MetricsPage,
                       ),
                     },
                     {

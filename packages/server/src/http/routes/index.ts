@@ -13,6 +13,7 @@ import { userHandlers } from './users.js';
 import { userSessionHandlers } from './user-session.js';
 import { settingsHandlers } from './settings.js';
 import { actuatorHandlers, actuatorRoutes } from './actuator.js';
+import { metricRoutes } from './metrics.js';
 import { updateHandlers } from './updates.js';
 import { eventStreams } from './sse.js';
 import { clientSettingsHandlers } from './client-settings.js';
@@ -56,6 +57,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     settings: deps.settings,
     shutdown: deps.shutdown,
   });
+  await app.register(metricRoutes, deps.metrics);
   const { accounts } = deps;
   await app.register(oauth2Routes, {
     oauth2: accounts.oauth2,
