@@ -29,6 +29,8 @@ import MenuIcon from '@mui/icons-material/Menu';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonIcon from '@mui/icons-material/Person';
 import SettingsIcon from '@mui/icons-material/Settings';
+import DashboardCustomizeIcon from '@mui/icons-material/DashboardCustomize';
+import TuneIcon from '@mui/icons-material/Tune';
 import HistoryIcon from '@mui/icons-material/History';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
@@ -198,6 +200,7 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
             <List subheader={<ListSubheader disableSticky>{t('nav.administration')}</ListSubheader>}>
               <NavItem to="/settings/server" icon={<SettingsIcon />} label={t('nav.serverSettings')} />
               <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
+              <NavItem to="/settings/ui" icon={<DashboardCustomizeIcon />} label={t('nav.uiSettings')} />
               <MediaManagementItem />
               <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
             </List>
@@ -206,7 +209,8 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
         <Divider />
         <List>
           <NavItem to="/history" icon={<HistoryIcon />} label={t('nav.history')} />
-          <NavItem to="/account" icon={<PersonIcon />} label={t('nav.account')} />
+          <NavItem to="/account" end icon={<PersonIcon />} label={t('nav.account')} />
+          <NavItem to="/account/settings-ui" icon={<TuneIcon />} label={t('nav.myUiSettings')} />
           <ListItemButton onClick={onLogout}>
             <ListItemIcon>
               <LogoutIcon />

@@ -247,6 +247,13 @@ export function createRoutes(): RouteObject[] {
                   ),
                 },
                 {
+                  path: 'account/settings-ui',
+                  lazy: lazyPage(
+                    () => import('../features/ui-settings/UserUiSettingsPage'),
+                    (m) => m.UserUiSettingsPage,
+                  ),
+                },
+                {
                   // Every user: the server shows each one the events of what he may see.
                   path: 'history',
                   lazy: lazyPage(
@@ -271,6 +278,13 @@ export function createRoutes(): RouteObject[] {
                       lazy: lazyPage(
                         () => import('../features/admin/server/ServerSettingsPage'),
                         (m) => m.ServerSettingsPage,
+                      ),
+                    },
+                    {
+                      path: 'settings/ui',
+                      lazy: lazyPage(
+                        () => import('../features/ui-settings/GlobalUiSettingsPage'),
+                        (m) => m.GlobalUiSettingsPage,
                       ),
                     },
                     {
