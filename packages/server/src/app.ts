@@ -7,6 +7,7 @@ import { setMediaLimits } from './media/limits.js';
 import { openDatabase } from './db/database.js';
 import { createRepositories, createUnitOfWork } from './db/unit-of-work.js';
 import { createEventBus } from './events/bus.js';
+import { drainConnections } from './http/drain.js';
 import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
@@ -256,8 +257,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     // X-Forwarded-For/-Host/-Proto only from the configured proxies (QUIRE_TRUSTED_PROXIES): anyone else could
     // pick the address login throttling counts and activity records.
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
-    // Close keep-alive and in-flight connections on shutdown instead of waiting for slow clients.
-    forceCloseConnections: true,
+    // Closing lets the responses under way finish, within a limit (drainConnections, registered below).
+    forceCloseConnections: false,
     bodyLimit: 10 * 1024 * 1024,
     frameworkErrors: answerFrameworkError,
     // Serve everything under the context path by stripping it before routing (api.md §1.1).
@@ -320,6 +321,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     },
   };
 
+  http.addHook('preClose', async () => drainConnections(http.server));
   await http.register(cookie);
   registerErrorHandling(http);
   await registerRoutes(http, deps, { contextPath });

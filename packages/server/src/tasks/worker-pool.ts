@@ -32,7 +32,8 @@ export interface WorkerPool {
   running(): QueuedTask[];
   /**
    * Takes no more tasks and waits for the running ones, at most `timeoutMs`. Returns false if some were
-   * still running: they stay owned in the queue and run again after `reclaimOrphans()` at next start.
+   * still running: they stay owned in the queue, even if they end later (in error, as shutting down closes what
+   * they use), and run again after `reclaimOrphans()` at next start.
    */
   stop(timeoutMs?: number): Promise<boolean>;
 }
@@ -50,6 +51,8 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
   let size = validSize(opts.size);
   let started = false;
   let stopping = false;
+  /** `stop` gave up waiting: tasks still running are left to the next start, whatever becomes of them here. */
+  let abandoned = false;
   let active = 0;
   let runnerCount = 0;
   /** Bumped on every wake-up, so that a runner that found nothing knows whether to look again. */
@@ -110,6 +113,9 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       failed = true;
       logger.error({ err, task: uniqueId }, `Task ${task.kind} failed`);
     }
+    // Shutting down closed what it was using (worker threads, the database) under it: its outcome says nothing,
+    // so it is neither counted nor marked done, and runs again after the next start's reclaimOrphans.
+    if (abandoned) return;
     const durationMs = performance.now() - startedAt;
     current.delete(owner);
     try {
@@ -155,7 +161,10 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       });
       const finished = await Promise.race([Promise.all([...loops]).then(() => true as const), timeout]);
       clearTimeout(timer);
-      if (!finished) logger.warn({ running: [...current.keys()] }, 'Stopped with tasks still running');
+      if (!finished) {
+        abandoned = true;
+        logger.warn({ running: [...current.keys()] }, 'Stopped with tasks still running');
+      }
       return finished;
     },
   };

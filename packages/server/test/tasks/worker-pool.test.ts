@@ -225,6 +225,30 @@ describe('WorkerPool', () => {
     expect((await queue.counts()).count).toBe(2);
   });
 
+  it('leaves a task still running when stop gave up in the queue, even when it fails afterwards', async () => {
+    const started = gate();
+    const interrupted = gate();
+    const p = pool(
+      handlersFor(async () => {
+        started.open();
+        // What a shutdown does to a long task: the worker threads it waits on are closed under it.
+        await interrupted.opened;
+        throw new Error('worker terminated');
+      }),
+      1,
+    );
+    p.start();
+    await queue.submit([thumb('long')]);
+    await started.opened;
+    expect(await p.stop(20)).toBe(false);
+    interrupted.open();
+    await sleep(50);
+    // Not marked done: it is still queued (owned), and the next start's reclaimOrphans runs it again.
+    expect((await queue.counts()).count).toBe(1);
+    expect(await queue.reclaimOrphans()).toBe(1);
+    expect(p.metrics().GenerateBookThumbnail).toBeUndefined();
+  });
+
   it('resumes a queue after a crash in the middle: every task completes exactly once', async () => {
     const ids = Array.from({ length: 10 }, (_, i) => `book-${i}`);
     const completed = new Map<string, number>();

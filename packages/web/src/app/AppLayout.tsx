@@ -29,6 +29,8 @@ import MenuIcon from '@mui/icons-material/Menu';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonIcon from '@mui/icons-material/Person';
 import SettingsIcon from '@mui/icons-material/Settings';
+import DashboardCustomizeIcon from '@mui/icons-material/DashboardCustomize';
+import TuneIcon from '@mui/icons-material/Tune';
 import HistoryIcon from '@mui/icons-material/History';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
@@ -202,6 +204,7 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
               <NavItem to="/settings/server" icon={<SettingsIcon />} label={t('nav.serverSettings')} />
               <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
               <NavItem to="/settings/metrics" icon={<InsightsIcon />} label={t('nav.metrics')} />
+              <NavItem to="/settings/ui" icon={<DashboardCustomizeIcon />} label={t('nav.uiSettings')} />
               <MediaManagementItem />
               <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
             </List>
@@ -214,7 +217,8 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
         <Divider />
         <List>
           <NavItem to="/history" icon={<HistoryIcon />} label={t('nav.history')} />
-          <NavItem to="/account" icon={<PersonIcon />} label={t('nav.account')} />
+          <NavItem to="/account" end icon={<PersonIcon />} label={t('nav.account')} />
+          <NavItem to="/account/settings-ui" icon={<TuneIcon />} label={t('nav.myUiSettings')} />
           <ListItemButton onClick={onLogout}>
             <ListItemIcon>
               <LogoutIcon />

@@ -247,6 +247,13 @@ export function createRoutes(): RouteObject[] {
                   ),
                 },
                 {
+                  path: 'account/settings-ui',
+                  lazy: lazyPage(
+                    () => import('../features/ui-settings/UserUiSettingsPage'),
+                    (m) => m.UserUiSettingsPage,
+                  ),
+                },
+                {
                   // Every user: the server shows each one the events of what he may see.
                   path: 'history',
                   lazy: lazyPage(
@@ -278,6 +285,10 @@ export function createRoutes(): RouteObject[] {
                       lazy: lazyPage(
                         () => import('../features/admin/metrics/MetricsPage'),
                         (m) => m.MetricsPage,
+                      path: 'settings/ui',
+                      lazy: lazyPage(
+                        () => import('../features/ui-settings/GlobalUiSettingsPage'),
+                        (m) => m.GlobalUiSettingsPage,
                       ),
                     },
                     {

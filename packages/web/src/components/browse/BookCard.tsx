@@ -93,6 +93,7 @@ export function BookCard({ book, showSeries, line = 'pages', readListId, onEdit,
       subtitleColor={subtitleColor}
       subtitleTooltip={subtitleTooltip}
       badge={!book.readProgress ? <UnreadTriangle label={t('browse.book.unread')} /> : undefined}
+      unread={!book.readProgress}
       progress={progress}
       readTo={readTo}
       onEdit={onEdit}

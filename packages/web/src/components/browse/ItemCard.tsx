@@ -15,6 +15,7 @@ import MenuBookIcon from '@mui/icons-material/MenuBook';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { useTranslation } from 'react-i18next';
 import { useThumbnailUrl, type PosterKind } from '../../api/books';
+import { usePosterSettings } from '../../features/ui-settings/ui-settings';
 import type { SelectEvent } from './selection';
 
 /** Width over height of every poster (1:√2, ui.md §2.1). */
@@ -48,6 +49,8 @@ export interface ItemCardProps extends SelectableCardProps {
   subtitleTooltip?: string;
   /** Top-end corner of the poster: unread triangle or count. */
   badge?: ReactNode;
+  /** Nothing of it read yet (a book, or a series none of whose books is read or started): blurred on request. */
+  unread?: boolean;
   /** Reading progress, 0..1: a bar along the poster's bottom edge. */
   progress?: number;
   /** Opens the reader (books): a link shown in the middle of the poster. */
@@ -106,8 +109,18 @@ export function UnreadCount({ count, label }: { count: number; label: string }) 
   );
 }
 
+export interface PosterProps {
+  kind: PosterKind;
+  id: string;
+  alt?: string;
+  /** Fills the frame, cropped at the bottom or the sides, instead of showing the whole image (`webui.poster.stretch`). */
+  stretch?: boolean;
+  /** Blurred, not to give away the cover of something unread (`webui.poster.blur_unread`). */
+  blur?: boolean;
+}
+
 /** The poster image: a neutral block while it loads, an icon when there is none. */
-export function Poster({ kind, id, alt = '' }: { kind: PosterKind; id: string; alt?: string }) {
+export function Poster({ kind, id, alt = '', stretch = false, blur = false }: PosterProps) {
   const src = useThumbnailUrl(kind, id);
   const [state, setState] = useState<{ src: string; status: 'loading' | 'loaded' | 'failed' }>({
     src,
@@ -133,7 +146,9 @@ export function Poster({ kind, id, alt = '' }: { kind: PosterKind; id: string; a
           sx={{
             width: '100%',
             height: '100%',
-            objectFit: 'contain',
+            objectFit: stretch ? 'cover' : 'contain',
+            objectPosition: stretch ? 'top' : undefined,
+            filter: blur ? 'blur(5px)' : undefined,
             display: 'block',
             opacity: status === 'loaded' ? 1 : 0,
             transition: 'opacity 150ms',
@@ -171,6 +186,7 @@ export function ItemCard(props: ItemCardProps) {
   /** How the last press began: `touch`, `pen` or `mouse`. */
   const pointer = useRef('mouse');
   const shown = selected || preselect || menuFocus || revealed;
+  const posterSettings = usePosterSettings();
 
   useEffect(() => {
     if (!revealed) return;
@@ -230,7 +246,12 @@ export function ItemCard(props: ItemCardProps) {
           outlineColor: selected ? 'secondary.main' : revealed ? 'secondary.dark' : 'transparent',
         }}
       >
-        <Poster kind={props.kind} id={props.id} />
+        <Poster
+          kind={props.kind}
+          id={props.id}
+          stretch={posterSettings.stretch}
+          blur={posterSettings.blurUnread && !!props.unread}
+        />
         {props.badge}
         {props.progress !== undefined && (
           <Box

@@ -57,6 +57,7 @@ export function SeriesCard({ series, line = 'books', onEdit, ...selection }: Ser
       subtitleColor={unavailable ? 'error' : undefined}
       subtitleTooltip={subtitleTooltip}
       badge={badge}
+      unread={series.booksCount > 0 && series.booksUnreadCount === series.booksCount}
       onEdit={onEdit}
       menu={<SeriesActionsMenu series={series} />}
       {...selection}

@@ -10,6 +10,7 @@ import { allOf } from '../../api/books';
 import { useAlphabeticalGroups, useSeriesList, type SeriesCondition } from '../../api/series';
 import { ALL_LIBRARIES } from '../../app/preferences';
 import { ALL, AlphabeticalNav } from '../../components/browse/AlphabeticalNav';
+import { useSeriesGroups } from '../ui-settings/ui-settings';
 import { useItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
 import { FilterButton } from '../../components/browse/FilterDrawer';
@@ -53,12 +54,13 @@ export function SeriesBrowsePage() {
   });
   const { filters, sort, page, params, apply, setParam } = state;
   const letter = params.get('nav') ?? ALL;
+  const letterGroups = useSeriesGroups();
 
   const scope: SeriesCondition | undefined =
     libraryId === ALL_LIBRARIES ? undefined : { libraryId: { operator: 'is', value: libraryId } };
   const filterCondition = seriesFilterCondition(filters);
   const list = useSeriesList({
-    condition: allOf<SeriesCondition>([scope, filterCondition, letterCondition(letter)]),
+    condition: allOf<SeriesCondition>([scope, filterCondition, letterCondition(letter, letterGroups)]),
     page: page - 1,
     size: pageSize,
     sort: [sortParam(sort)],
@@ -92,6 +94,7 @@ export function SeriesBrowsePage() {
         <AlphabeticalNav
           selected={letter}
           counts={groups.data}
+          groups={letterGroups}
           onSelect={(symbol) => setParam('nav', symbol === ALL ? null : symbol)}
         />
         <Pager page={page} totalPages={totalPages} onChange={(p) => setParam('page', String(p))} />

@@ -1,6 +1,6 @@
 import type { AuthorMatch, ReadStatus } from '../../api/books';
 import type { SeriesCondition, SeriesStatus } from '../../api/series';
-import { letterPrefixes, ALL } from '../../components/browse/AlphabeticalNav';
+import { letterPrefixes, ALL, LATIN_GROUPS, type LetterGroup } from '../../components/browse/AlphabeticalNav';
 import { isAllOf, parseToken, type FilterState, type SortOption } from '../../components/browse/filters';
 
 /** The author roles with a filter panel each (ui.md §4.1). */
@@ -160,9 +160,12 @@ export function seriesFilterCondition(state: FilterState): SeriesCondition | und
 }
 
 /** The alphabetical navigation's condition: starts with the letter, or (for `#`) with none of the letters. */
-export function letterCondition(symbol: string): SeriesCondition | undefined {
+export function letterCondition(
+  symbol: string,
+  groups: readonly LetterGroup[] = LATIN_GROUPS,
+): SeriesCondition | undefined {
   if (!symbol || symbol === ALL) return undefined;
-  const prefixes = letterPrefixes(symbol);
+  const prefixes = letterPrefixes(symbol, groups);
   if (!prefixes.length) return undefined;
   if (symbol === '#')
     return { allOf: prefixes.map((value) => ({ titleSort: { operator: 'doesNotBeginWith', value } })) };

@@ -50,8 +50,9 @@ describe('settings form rules', () => {
   });
 });
 
-function renderPage(restartRequired?: { restartRequired: boolean; settings: string[] }) {
+function renderPage(restartRequired?: { restartRequired: boolean; settings: string[] }, cancelled = 0) {
   const net = stubFetch({
+    'DELETE /api/v1/tasks': { json: cancelled },
     'GET /api/v1/settings': { json: settings },
     'PATCH /api/v1/settings': { status: 204 },
     ...(restartRequired ? { 'GET /api/v1/settings/restart-required': { json: restartRequired } } : {}),
@@ -140,5 +141,23 @@ describe('ServerSettingsPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Stop server' }));
     expect(await screen.findByText('The server is shutting down.')).toBeInTheDocument();
     expect(requests.some((r) => r.method === 'POST' && r.path === '/actuator/shutdown')).toBe(true);
+  });
+
+  it('offers the log file as a download named komga.log', async () => {
+    renderPage();
+    const link = await screen.findByRole('link', { name: 'Download log file' });
+    expect(link).toHaveAttribute('href', '/actuator/logfile');
+    expect(link).toHaveAttribute('download', 'komga.log');
+  });
+
+  it.each([
+    [0, 'No tasks to cancel'],
+    [1, 'One task cancelled'],
+    [3, '3 tasks cancelled'],
+  ])('cancels all tasks and says how many: %i', async (cancelled, toast) => {
+    const { requests } = renderPage(undefined, cancelled);
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel all tasks' }));
+    expect(await screen.findByText(toast)).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'DELETE' && r.path === '/api/v1/tasks')).toHaveLength(1);
   });
 });

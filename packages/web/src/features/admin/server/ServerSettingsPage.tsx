@@ -1,5 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, AlertTitle, Box, Button, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import CancelScheduleSendIcon from '@mui/icons-material/CancelScheduleSend';
+import DownloadIcon from '@mui/icons-material/Download';
 import PowerSettingsNewIcon from '@mui/icons-material/PowerSettingsNew';
 import { useTranslation } from 'react-i18next';
 import type { RestartSetting } from '@quire/api';
@@ -10,6 +12,8 @@ import {
   useShutdown,
   useUpdateServerSettings,
 } from '../../../api/settings';
+import { basePath } from '../../../api/client';
+import { useCancelTasks } from '../../../api/tasks';
 import { ConfirmDialog, useErrorText, useToast } from '../../../components/dialogs';
 import { RegenerateThumbnailsDialog, type RegenerateAnswer } from './RegenerateThumbnailsDialog';
 import { ServerSettingsForm } from './ServerSettingsForm';
@@ -23,6 +27,7 @@ export function ServerSettingsPage() {
   const update = useUpdateServerSettings();
   const regenerate = useRegenerateThumbnails();
   const shutdown = useShutdown();
+  const cancelTasks = useCancelTasks();
   const errorText = useErrorText();
   const { toast, show } = useToast();
   const [askRegenerate, setAskRegenerate] = useState(false);
@@ -47,6 +52,15 @@ export function ServerSettingsPage() {
       onError: (e) => show(t('server.regenerateFailed', { error: errorText(e) }), 'error'),
     });
   };
+
+  const cancelAllTasks = () =>
+    cancelTasks.mutate(undefined, {
+      onSuccess: (removed) => {
+        const count = Number(removed) || 0;
+        show(count === 0 ? t('server.noTasksToCancel') : t('server.tasksCancelled', { count }));
+      },
+      onError: (e) => show(t('server.cancelTasksFailed', { error: errorText(e) }), 'error'),
+    });
 
   return (
     <Stack spacing={3} sx={{ p: { xs: 2, sm: 3 }, maxWidth: 900, mx: 'auto' }}>
@@ -100,12 +114,34 @@ export function ServerSettingsPage() {
             <Typography id="server-management-heading" variant="h6" component="h2">
               {t('server.managementHeading')}
             </Typography>
+            <ManagementAction hint={t('server.downloadLogHint')}>
+              {/* A plain link: the browser downloads with the session cookie and shows its own progress. */}
+              <Button
+                variant="outlined"
+                startIcon={<DownloadIcon />}
+                href={`${basePath()}/actuator/logfile`}
+                download="komga.log"
+              >
+                {t('server.downloadLog')}
+              </Button>
+            </ManagementAction>
+            <ManagementAction hint={t('server.cancelTasksHint')}>
+              <Button
+                color="warning"
+                variant="outlined"
+                startIcon={<CancelScheduleSendIcon />}
+                loading={cancelTasks.isPending}
+                onClick={cancelAllTasks}
+              >
+                {t('server.cancelTasks')}
+              </Button>
+            </ManagementAction>
             {shutdown.isSuccess ? (
               <Alert severity="info" role="status">
                 {t('server.shuttingDown')}
               </Alert>
             ) : (
-              <Box>
+              <ManagementAction hint={t('server.stopServerHint')}>
                 <Button
                   color="error"
                   variant="outlined"
@@ -117,7 +153,7 @@ export function ServerSettingsPage() {
                 >
                   {t('server.stopServer')}
                 </Button>
-              </Box>
+              </ManagementAction>
             )}
           </Stack>
         </Paper>
@@ -136,6 +172,18 @@ export function ServerSettingsPage() {
         <Typography>{t('server.stopServerWarning')}</Typography>
       </ConfirmDialog>
       {toast}
+    </Stack>
+  );
+}
+
+/** One management button with a line saying what it does. */
+function ManagementAction({ hint, children }: { hint: string; children: ReactNode }) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0.5, sm: 2 }} sx={{ alignItems: { sm: 'center' } }}>
+      <Box sx={{ flexShrink: 0, minWidth: { sm: 220 } }}>{children}</Box>
+      <Typography variant="body2" color="text.secondary">
+        {hint}
+      </Typography>
     </Stack>
   );
 }
