@@ -121,6 +121,31 @@ describe('OAuth2 / OpenID Connect login against a real provider', () => {
     expect(await s.app.deps.db.selectFrom('oauth2_request').selectAll().execute()).toHaveLength(0);
   });
 
+  it('a login started on one instance is finished by another sharing the database', async () => {
+    s = await startServer(providerEnv(provider.issuer));
+    await claim(s);
+    const other = await startServer({
+      ...providerEnv(provider.issuer, { QUIRE_OIDC_EMAIL_VERIFICATION: 'false' }),
+      QUIRE_DATA_DIR: s.dataDir,
+    });
+    try {
+      const start = await redirectOf(await s.fetch('/oauth2/authorization/test', { redirect: 'manual' }));
+      const callback = await logInAtProvider(start.location, 'unverified');
+      const done = await redirectOf(
+        await other.fetch(`${callback.pathname}${callback.search}`, {
+          redirect: 'manual',
+          headers: { cookie: cookieHeader(start.cookies) },
+        }),
+      );
+      expect(done.location).toBe('/?server_redirect=Y');
+      // And the session it opened is known to the first instance.
+      const session = cookieHeader(done.cookies.filter((c) => c.startsWith('KOMGA-SESSION=')));
+      expect((await s.fetch('/api/v2/users/me', { headers: { cookie: session } })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses someone without an account (ERR_1025), and creates one when account creation is on', async () => {
     s = await startServer(providerEnv(provider.issuer));
     const admin = await claim(s);
