@@ -32,6 +32,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import HistoryIcon from '@mui/icons-material/History';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
+import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
@@ -200,6 +201,9 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
               <NavItem to="/settings/users" icon={<PeopleIcon />} label={t('nav.users')} />
               <MediaManagementItem />
               <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
+            </List>
+            <List subheader={<ListSubheader disableSticky>{t('nav.import')}</ListSubheader>}>
+              <NavItem to="/import/readlist" icon={<PlaylistAddIcon />} label={t('nav.importReadList')} />
             </List>
           </>
         )}
