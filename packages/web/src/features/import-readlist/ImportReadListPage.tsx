@@ -143,7 +143,7 @@ function FilePicker({
         role={tooBig ? 'alert' : undefined}
         sx={{ overflowWrap: 'anywhere' }}
       >
-        {file ? file.name : t('importReadList.noFile')}
+        {file ? <bdi>{file.name}</bdi> : t('importReadList.noFile')}
         {tooBig ? ` — ${t('importReadList.tooBig', { max: MAX_MB })}` : ''}
       </Typography>
     </Stack>
@@ -265,7 +265,7 @@ function MatchedList({ initialRows, initialName }: { initialRows: ImportRow[]; i
             <TableRow>
               <TableCell>#</TableCell>
               <TableCell>{t('importReadList.columns.requestedSeries')}</TableCell>
-              <TableCell>{t('importReadList.columns.requestedNumber')}</TableCell>
+              <TableCell sx={wideOnly}>{t('importReadList.columns.requestedNumber')}</TableCell>
               <TableCell>{t('importReadList.columns.series')}</TableCell>
               <TableCell>{t('importReadList.columns.book')}</TableCell>
               <TableCell>{t('importReadList.columns.status')}</TableCell>
@@ -305,6 +305,7 @@ function MatchedList({ initialRows, initialName }: { initialRows: ImportRow[]; i
           required
           value={name}
           onChange={(e) => setName(e.target.value)}
+          slotProps={{ htmlInput: { dir: 'auto' } }}
           error={!!nameError}
           helperText={nameError ?? ' '}
         />
@@ -318,6 +319,7 @@ function MatchedList({ initialRows, initialName }: { initialRows: ImportRow[]; i
           minRows={3}
           value={summary}
           onChange={(e) => setSummary(e.target.value)}
+          slotProps={{ htmlInput: { dir: 'auto' } }}
         />
         {create.isError && !confirming && <Alert severity="error">{errorText(create.error)}</Alert>}
         <Box>
@@ -399,6 +401,9 @@ function MatchedList({ initialRows, initialName }: { initialRows: ImportRow[]; i
   );
 }
 
+/** Columns left out on phones. */
+const wideOnly = { display: { xs: 'none', sm: 'table-cell' } } as const;
+
 const STATUS_ICONS: Record<RowStatus, React.ReactNode> = {
   ok: <CheckCircleIcon color="success" fontSize="small" />,
   noSeries: <ErrorIcon color="error" fontSize="small" />,
@@ -430,8 +435,15 @@ function RowView({ row, status, first, last, onPickSeries, onPickBook, onMove }:
       })}
     >
       <TableCell>{row.position}</TableCell>
-      <TableCell sx={{ minWidth: 140 }}>{requested}</TableCell>
-      <TableCell>{row.request.number}</TableCell>
+      <TableCell sx={{ minWidth: 140 }} dir="auto">
+        {requested}
+        {/* Phones have no room for the number's own column: it follows the series. */}
+        <Box component="span" sx={{ display: { sm: 'none' } }}>
+          {' '}
+          {t('importReadList.numberShort', { number: row.request.number })}
+        </Box>
+      </TableCell>
+      <TableCell sx={wideOnly}>{row.request.number}</TableCell>
       <TableCell sx={{ minWidth: 160 }}>
         <Button
           size="small"
@@ -440,6 +452,7 @@ function RowView({ row, status, first, last, onPickSeries, onPickBook, onMove }:
           variant={row.series ? 'text' : 'outlined'}
           sx={{ textTransform: 'none', textAlign: 'start', justifyContent: 'flex-start' }}
           aria-label={t('importReadList.changeSeries', { position: row.position })}
+          dir="auto"
         >
           {row.series
             ? year
@@ -457,6 +470,7 @@ function RowView({ row, status, first, last, onPickSeries, onPickBook, onMove }:
           variant={row.book ? 'text' : 'outlined'}
           sx={{ textTransform: 'none', textAlign: 'start', justifyContent: 'flex-start' }}
           aria-label={t('importReadList.changeBook', { position: row.position })}
+          dir="auto"
         >
           {row.book
             ? t('importReadList.numberTitle', { number: row.book.number, title: row.book.title })

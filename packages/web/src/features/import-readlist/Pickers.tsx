@@ -90,6 +90,7 @@ export function SeriesPickerDialog({ open, initialSearch, onClose, onPick }: Ser
         label={t('importReadList.searchSeries')}
         value={search}
         onChange={(e) => setSearch(e.target.value)}
+        slotProps={{ htmlInput: { dir: 'auto' } }}
         sx={{ mb: 1 }}
       />
       {found.isError ? (
@@ -117,6 +118,7 @@ export function SeriesPickerDialog({ open, initialSearch, onClose, onPick }: Ser
                 }
               >
                 <ListItemText
+                  dir="auto"
                   primary={year ? t('importReadList.titleYear', { title: s.metadata.title, year }) : s.metadata.title}
                   secondary={t('importReadList.inLibrary', { library })}
                 />
@@ -164,6 +166,7 @@ export function BookPickerDialog({ open, series, onClose, onPick }: BookPickerPr
         label={t('importReadList.filterBooks')}
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
+        slotProps={{ htmlInput: { dir: 'auto' } }}
         sx={{ mb: 1 }}
       />
       {books.isError ? (
@@ -179,6 +182,7 @@ export function BookPickerDialog({ open, series, onClose, onPick }: BookPickerPr
           {shown.map((b) => (
             <ListItemButton key={b.id} onClick={() => onPick(b)}>
               <ListItemText
+                dir="auto"
                 primary={t('importReadList.numberTitle', { number: b.metadata.number, title: b.metadata.title })}
                 secondary={b.metadata.releaseDate ? format.releaseDate(b.metadata.releaseDate) : undefined}
               />
