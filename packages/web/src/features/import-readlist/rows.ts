@@ -78,5 +78,6 @@ export function moveRow(rows: readonly ImportRow[], from: number, to: number): I
   return next;
 }
 
-/** Read list names are unique regardless of letter case, as the server checks them. */
-export const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+/** Read list names are unique regardless of ASCII letter case, as the server's SQLite `NOCASE` compares them. */
+const asciiLower = (s: string) => s.trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
+export const sameName = (a: string, b: string) => asciiLower(a) === asciiLower(b);
