@@ -401,6 +401,38 @@ function MatchedList({ initialRows, initialName }: { initialRows: ImportRow[]; i
   );
 }
 
+interface PickCellProps {
+  /** The key of the button's name, which says the row and what the button shows. */
+  label: 'importReadList.changeSeries' | 'importReadList.changeBook';
+  position: number;
+  /** What is chosen; null shows `missing` in a red box. */
+  text: string | null;
+  missing: string;
+  disabled?: boolean;
+  onClick: () => void;
+}
+
+/** A series or book cell: what is chosen, which opens its picker. */
+function PickCell({ label, position, text, missing, disabled, onClick }: PickCellProps) {
+  const { t } = useTranslation();
+  return (
+    <TableCell sx={{ minWidth: 160 }}>
+      <Button
+        size="small"
+        onClick={onClick}
+        disabled={disabled}
+        color={text ? 'inherit' : 'error'}
+        variant={text ? 'text' : 'outlined'}
+        sx={{ textTransform: 'none', textAlign: 'start', justifyContent: 'flex-start' }}
+        aria-label={t(label, { position, value: text ?? missing })}
+        dir="auto"
+      >
+        {text ?? missing}
+      </Button>
+    </TableCell>
+  );
+}
+
 /** Columns left out on phones. */
 const wideOnly = { display: { xs: 'none', sm: 'table-cell' } } as const;
 
@@ -444,39 +476,27 @@ function RowView({ row, status, first, last, onPickSeries, onPickBook, onMove }:
         </Box>
       </TableCell>
       <TableCell sx={wideOnly}>{row.request.number}</TableCell>
-      <TableCell sx={{ minWidth: 160 }}>
-        <Button
-          size="small"
-          onClick={onPickSeries}
-          color={row.series ? 'inherit' : 'error'}
-          variant={row.series ? 'text' : 'outlined'}
-          sx={{ textTransform: 'none', textAlign: 'start', justifyContent: 'flex-start' }}
-          aria-label={t('importReadList.changeSeries', { position: row.position })}
-          dir="auto"
-        >
-          {row.series
+      <PickCell
+        label="importReadList.changeSeries"
+        position={row.position}
+        onClick={onPickSeries}
+        text={
+          row.series
             ? year
               ? t('importReadList.titleYear', { title: row.series.title, year })
               : row.series.title
-            : t('importReadList.chooseSeries')}
-        </Button>
-      </TableCell>
-      <TableCell sx={{ minWidth: 160 }}>
-        <Button
-          size="small"
-          onClick={onPickBook}
-          disabled={!row.series}
-          color={row.book ? 'inherit' : 'error'}
-          variant={row.book ? 'text' : 'outlined'}
-          sx={{ textTransform: 'none', textAlign: 'start', justifyContent: 'flex-start' }}
-          aria-label={t('importReadList.changeBook', { position: row.position })}
-          dir="auto"
-        >
-          {row.book
-            ? t('importReadList.numberTitle', { number: row.book.number, title: row.book.title })
-            : t('importReadList.chooseBook')}
-        </Button>
-      </TableCell>
+            : null
+        }
+        missing={t('importReadList.chooseSeries')}
+      />
+      <PickCell
+        label="importReadList.changeBook"
+        position={row.position}
+        onClick={onPickBook}
+        disabled={!row.series}
+        text={row.book ? t('importReadList.numberTitle', { number: row.book.number, title: row.book.title }) : null}
+        missing={t('importReadList.chooseBook')}
+      />
       <TableCell>
         <Tooltip title={statusText}>
           <Box component="span" role="img" aria-label={statusText} sx={{ display: 'inline-flex' }}>
