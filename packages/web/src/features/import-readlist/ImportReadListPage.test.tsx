@@ -129,6 +129,20 @@ describe('read list import', () => {
     await waitFor(() => expect(location()).toBe('/readlists/new-list'));
   });
 
+  it('says the name is taken when the server does, until it is changed', async () => {
+    stubFetch({
+      [MATCH]: { json: { ...answer, readListMatch: { name: 'Secret Empire', errorCode: 'ERR_1009' } } },
+      'GET /api/v1/readlists': { json: page([]) },
+    });
+    const { user, fileInput } = await openScreen();
+    await user.upload(fileInput(), cblFile());
+    await user.click(screen.getByRole('button', { name: 'Match' }));
+    expect(await screen.findByText('A read list with that name already exists')).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), ' 2');
+    expect(screen.queryByText('A read list with that name already exists')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create' })).toBeEnabled();
+  });
+
   it('picks a series by searching, takes its book with the requested number, and moves rows', async () => {
     const spidey = {
       ...buildBook({ id: 'asm29', seriesId: 'asm' }, { number: '029', title: 'Amazing Spider-Man 29' }),

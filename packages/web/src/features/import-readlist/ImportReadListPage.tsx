@@ -31,7 +31,7 @@ import WarningIcon from '@mui/icons-material/Warning';
 import { MAX_READ_LIST_IMPORT_BYTES } from '@quire/api/constants';
 import { bookQueries, type BookDto } from '../../api/books';
 import { useAllReadLists, useCreateReadList } from '../../api/metadata';
-import { useMatchComicRackList } from '../../api/readlists';
+import { useMatchComicRackList, type ReadListRequestMatchDto } from '../../api/readlists';
 import { readListPath } from '../../components/browse/format';
 import { ConfirmDialog, useErrorText } from '../../components/dialogs';
 import { BookPickerDialog, SeriesPickerDialog } from './Pickers';
@@ -61,26 +61,15 @@ export function ImportReadListPage() {
   const errorText = useErrorText();
   const match = useMatchComicRackList();
   const [file, setFile] = useState<File | null>(null);
-  const [rows, setRows] = useState<ImportRow[] | null>(null);
-  const [listName, setListName] = useState('');
-  /** Bumped by every match, so the table and the form start over with the new answer. */
-  const [matchCount, setMatchCount] = useState(0);
   const tooBig = !!file && file.size >= MAX_READ_LIST_IMPORT_BYTES;
 
+  /** A new file drops the rows of the previous one. */
   const choose = (picked: File | null) => {
     setFile(picked);
     match.reset();
   };
   const run = () => {
-    if (!file || tooBig) return;
-    setRows(null);
-    match.mutate(file, {
-      onSuccess: (answer) => {
-        setRows(rowsFromMatch(answer));
-        setListName(answer.readListMatch.name);
-        setMatchCount((n) => n + 1);
-      },
-    });
+    if (file && !tooBig) match.mutate(file);
   };
 
   return (
@@ -101,7 +90,8 @@ export function ImportReadListPage() {
         </Alert>
       )}
       {match.isPending && <RowsSkeleton />}
-      {rows && <MatchedList key={matchCount} initialRows={rows} initialName={listName} />}
+      {/* Keyed by the request, so each answer starts its table and form afresh. */}
+      {match.data && <MatchedList key={match.submittedAt} answer={match.data} />}
     </Stack>
   );
 }
@@ -163,16 +153,16 @@ function RowsSkeleton() {
 type Picking = { kind: 'series' | 'book'; position: number } | null;
 
 /** The matched rows, their filters and the create form; remounted for every new match. */
-function MatchedList({ initialRows, initialName }: { initialRows: ImportRow[]; initialName: string }) {
+function MatchedList({ answer }: { answer: ReadListRequestMatchDto }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const errorText = useErrorText();
   const readLists = useAllReadLists();
   const create = useCreateReadList();
-  const [rows, setRows] = useState(initialRows);
+  const [rows, setRows] = useState(() => rowsFromMatch(answer));
   const [filters, setFilters] = useState<RowFilter[]>([...ROW_FILTERS]);
-  const [name, setName] = useState(initialName);
+  const [name, setName] = useState(answer.readListMatch.name);
   const [summary, setSummary] = useState('');
   const [ordered, setOrdered] = useState(true);
   const [picking, setPicking] = useState<Picking>(null);
@@ -182,7 +172,10 @@ function MatchedList({ initialRows, initialName }: { initialRows: ImportRow[]; i
 
   const statuses = rowStatuses(rows);
   const totals = summarize(rows);
-  const nameTaken = !!name.trim() && (readLists.data ?? []).some((r) => sameName(r.name, name));
+  // The server's answer says so for the list's own name; the read lists loaded here check every other one.
+  const nameTaken =
+    (answer.readListMatch.errorCode === 'ERR_1009' && sameName(name, answer.readListMatch.name)) ||
+    (!!name.trim() && (readLists.data ?? []).some((r) => sameName(r.name, name)));
   const nameError = !name.trim() ? t('common.required') : nameTaken ? t('errors.ERR_1009') : null;
   const canCreate = !nameError && totals.bookIds.length > 0 && !create.isPending && !created;
 
