@@ -78,7 +78,7 @@ describe('read list import: a real .cbl with one book missing becomes a read lis
     const created = await fetch(`${server.url}/api/v1/libraries`, {
       method: 'POST',
       headers: { Authorization: basic, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'E2E Read list', root }),
+      body: JSON.stringify({ name: 'E2E Comics', root }),
     });
     expect(created.status).toBe(200);
     // Ready when every book carries its ComicInfo title.
@@ -108,7 +108,7 @@ describe('read list import: a real .cbl with one book missing becomes a read lis
 
   it('logs in and opens Import > Read list from the drawer', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);
-    await page.getByRole('navigation').getByRole('link', { name: 'Read list' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Read list', exact: true }).click();
     await page.waitForURL((u) => u.pathname === '/import/readlist');
     await main().getByRole('heading', { name: 'Import read list' }).waitFor();
   });
