@@ -195,7 +195,15 @@ function MatchedList({ answer }: { answer: ReadListRequestMatchDto }) {
         bookQueries.inSeries(series.seriesId, { unpaged: true, sort: ['metadata.numberSort,asc'] }),
       );
       const found = books.content.find((b) => sameNumber(b.metadata.number, row.request.number));
-      if (found) update(row.position, { book: chosen(found) });
+      if (!found) return;
+      // Unless the user has meanwhile picked another series or a book for this row.
+      setRows((current) =>
+        current.map((r) =>
+          r.position === row.position && r.series?.seriesId === series.seriesId && !r.book
+            ? { ...r, book: chosen(found) }
+            : r,
+        ),
+      );
     } catch {
       // The row stays without a book: its status asks the user to choose one.
     }
