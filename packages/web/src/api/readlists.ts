@@ -1,10 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ReadListDto } from '@quire/api';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { ReadListDto, ReadListRequestMatchDto } from '@quire/api';
 import { client } from './client';
 import { pagedList, setListQuery, type SetListParams } from './paged';
 
 /** Read lists of books (api.md §3.5): the paged list, one read list, the read lists holding a book. */
-export type { ReadListDto };
+export type { ReadListDto, ReadListRequestMatchDto };
 
 export type ReadListListParams = SetListParams;
 
@@ -38,3 +38,17 @@ export const useReadLists = list.useList;
 export const useReadListsInfinite = list.useInfinite;
 /** The read lists a book belongs to (those the user can see). */
 export const useBookReadLists = (bookId: string) => useQuery(readListQueries.ofBook(bookId));
+
+/**
+ * Matches a ComicRack list (`.cbl`) against every library (admins, ui.md §13.9). Nothing is created: the screen
+ * then sends the chosen books to `POST /api/v1/readlists`.
+ */
+export function useMatchComicRackList() {
+  return useMutation({
+    mutationFn: (file: File) => {
+      const body = new FormData();
+      body.append('file', file);
+      return client.post('/api/v1/readlists/match/comicrack', { body });
+    },
+  });
+}

@@ -36,6 +36,7 @@ import PermMediaIcon from '@mui/icons-material/PermMedia';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import ImportContactsIcon from '@mui/icons-material/ImportContacts';
 import InsightsIcon from '@mui/icons-material/Insights';
+import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
@@ -211,6 +212,7 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
             <Divider />
             <List subheader={<ListSubheader disableSticky>{t('nav.import')}</ListSubheader>}>
               <NavItem to="/import/books" icon={<ImportContactsIcon />} label={t('nav.importBooks')} />
+              <NavItem to="/import/readlist" icon={<PlaylistAddIcon />} label={t('nav.importReadList')} />
             </List>
           </>
         )}

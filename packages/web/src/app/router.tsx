@@ -307,6 +307,13 @@ export function createRoutes(): RouteObject[] {
                       ),
                     },
                     {
+                      path: 'import/readlist',
+                      lazy: lazyPage(
+                        () => import('../features/import-readlist/ImportReadListPage'),
+                        (m) => m.ImportReadListPage,
+                      ),
+                    },
+                    {
                       path: 'media-management',
                       lazy: lazyPage(
                         () => import('../features/media/MediaManagementPage'),
