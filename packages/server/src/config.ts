@@ -30,6 +30,19 @@ export interface Config {
   passwordMinLength: number;
   /** What one book may cost in entries, inflated bytes and decoded pixels (media/limits.ts). */
   mediaLimits: MediaLimits;
+  /** The announcements feed fetched in the background (updates/announcements.ts). */
+  announcements: AnnouncementsConfig;
+}
+
+export interface AnnouncementsConfig {
+  /** A JSON Feed's http(s) URL (QUIRE_ANNOUNCEMENTS_URL); null: no feed, the announcements are empty. */
+  feedUrl: string | null;
+  /** How often the feed is fetched, across every instance sharing the database. */
+  refreshMs: number;
+  /** A fetch that takes longer, body included, is abandoned. */
+  timeoutMs: number;
+  /** A feed bigger than this is refused without being read further. */
+  maxBytes: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,7 +64,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
     mediaLimits: loadMediaLimits(env),
+    announcements: {
+      feedUrl: feedUrl(env.QUIRE_ANNOUNCEMENTS_URL ?? ''),
+      refreshMs: positiveNumber(env, 'QUIRE_ANNOUNCEMENTS_REFRESH_MINUTES', 60) * 60_000,
+      timeoutMs: positiveNumber(env, 'QUIRE_ANNOUNCEMENTS_TIMEOUT_SECONDS', 10) * 1000,
+      maxBytes: Math.round(positiveNumber(env, 'QUIRE_ANNOUNCEMENTS_MAX_KB', 1024) * 1024),
+    },
   };
+}
+
+/** Empty: no feed. Anything but an absolute http(s) URL is a start-up error, not a feed that never loads. */
+function feedUrl(value: string): string | null {
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  const url = URL.canParse(trimmed) ? new URL(trimmed) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(`QUIRE_ANNOUNCEMENTS_URL must be an http or https URL, got ${value}`);
+  return url.href;
 }
 
 const MiB = 1024 * 1024;

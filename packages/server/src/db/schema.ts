@@ -233,6 +233,16 @@ export interface PageHashTable {
   last_modified_date: string;
 }
 
+/** The announcements feed of one URL (api.md §9.2, migration 0015). */
+export interface AnnouncementFeedTable {
+  url: string;
+  /** Epoch ms: when an instance last took the fetch on itself. */
+  claimed_at: number;
+  /** JSON of the checked Feed (domain/announcements.ts); null until a fetch succeeded. */
+  feed: string | null;
+  fetched_at: number | null;
+}
+
 /** A book found outside every library for the import screen (engine.md §9.1, migration 0012). */
 export interface TransientBookTable {
   id: string;
@@ -448,6 +458,8 @@ export interface DB {
   page_hash_thumbnail: { hash: string; thumbnail: Uint8Array };
   page_hash_count: PageHashCountTable;
   transient_book: TransientBookTable;
+  announcement_feed: AnnouncementFeedTable;
+  announcement_read: { user_id: string; item_id: string };
 }
 
 export type { Generated };

@@ -21,6 +21,7 @@ import { KyselyUserRepository } from './repositories/users.js';
 import { KyselyHistoryRepository } from './repositories/history.js';
 import { KyselyPageHashRepository } from './repositories/page-hashes.js';
 import { KyselyTransientBookRepository } from './repositories/transient-books.js';
+import { KyselyAnnouncementRepository } from './repositories/announcements.js';
 
 /** Every repository on one connection: the database (each statement its own transaction) or one transaction. */
 export function createRepositories(db: Db): Repositories {
@@ -46,6 +47,7 @@ export function createRepositories(db: Db): Repositories {
     history: new KyselyHistoryRepository(db),
     pageHashes: new KyselyPageHashRepository(db),
     transientBooks: new KyselyTransientBookRepository(db),
+    announcements: new KyselyAnnouncementRepository(db),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { HistoryRepository } from './history.js';
 import type { PageHashRepository } from './page-hashes.js';
 import type { TransientBookRepository } from './transient-books.js';
+import type { AnnouncementRepository } from './announcements.js';
 import type {
   ActivityPageRequest,
   SessionCutoffs,
@@ -611,6 +612,7 @@ export interface Repositories {
   history: HistoryRepository;
   pageHashes: PageHashRepository;
   transientBooks: TransientBookRepository;
+  announcements: AnnouncementRepository;
 }
 
 /**

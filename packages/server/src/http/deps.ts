@@ -32,9 +32,13 @@ import type { DuplicatePages } from '../library/duplicate-pages.js';
 import type { History } from '../library/history.js';
 import type { TransientBooks } from '../library/transient-books.js';
 import type { MediaManagementQueries } from '../db/queries/media-management.js';
+import type { AnnouncementService } from '../updates/announcements.js';
+import type { Release } from '../updates/releases.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
+  /** Announcements (the configured feed's cached copy) and Quire's releases (its CHANGELOG.md). */
+  updates: { announcements: AnnouncementService; releases: readonly Release[] };
   /** The import screen's books found outside the libraries. */
   transientBooks: TransientBooks;
   config: Config;

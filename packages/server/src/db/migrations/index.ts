@@ -11,6 +11,7 @@ import * as m0009 from './0009-task-kind-index.js';
 import * as m0010 from './0010-historical-events.js';
 import * as m0011 from './0011-page-hashes.js';
 import * as m0012 from './0012-transient-books.js';
+import * as m0015 from './0015-announcements.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-historical-events': m0010,
   '0011-page-hashes': m0011,
   '0012-transient-books': m0012,
+  '0015-announcements': m0015,
 };
