@@ -50,20 +50,21 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
       await nav.getByRole('link', { name: 'Users' }).waitFor();
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
       expect(hrefs).toContain('/settings/users');
-      // Built since: history (every user), media management and tasks (admins).
-      expect(hrefs).toEqual(expect.arrayContaining(['/history', '/media-management', '/settings/tasks']));
-      for (const unbuilt of ['/settings/metrics', '/settings/announcements', '/import'])
+      // Built since: history (every user), media management, tasks, announcements and updates (admins).
+      expect(hrefs).toEqual(
+        expect.arrayContaining([
+          '/history',
+          '/media-management',
+          '/settings/tasks',
+          '/settings/announcements',
+          '/settings/updates',
+        ]),
+      );
+      for (const unbuilt of ['/settings/metrics', '/import'])
         expect(hrefs.filter((h) => h.startsWith(unbuilt))).toEqual([]);
-      for (const label of ['Metrics', 'Announcements', 'Import'])
-        expect(await nav.getByText(label).count(), label).toBe(0);
+      for (const label of ['Metrics', 'Import']) expect(await nav.getByText(label).count(), label).toBe(0);
 
-      for (const path of [
-        '/settings/metrics',
-        '/settings/announcements',
-        '/import',
-        '/import/books',
-        '/import/readlist',
-      ]) {
+      for (const path of ['/settings/metrics', '/import', '/import/books', '/import/readlist']) {
         await tab.goto(`${server.url}${path}`);
         await tab.getByRole('heading', { name: 'Page not found' }).waitFor({ timeout: 10_000 });
         expect(new URL(tab.url()).pathname, path).toBe(path);

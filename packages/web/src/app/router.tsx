@@ -76,7 +76,7 @@ const sectionPage = lazyPage(
 );
 
 /**
- * The routes of spec §2 whose screens exist. Screens of later issues (metrics, announcements, duplicate pages,
+ * The routes of spec §2 whose screens exist. Screens of later issues (metrics, duplicate pages,
  * import) get their routes with their screens; until then their paths show the not-found page.
  */
 export function createRoutes(): RouteObject[] {
@@ -278,6 +278,20 @@ export function createRoutes(): RouteObject[] {
                       lazy: lazyPage(
                         () => import('../features/admin/tasks/TasksPage'),
                         (m) => m.TasksPage,
+                      ),
+                    },
+                    {
+                      path: 'settings/announcements',
+                      lazy: lazyPage(
+                        () => import('../features/updates/AnnouncementsPage'),
+                        (m) => m.AnnouncementsPage,
+                      ),
+                    },
+                    {
+                      path: 'settings/updates',
+                      lazy: lazyPage(
+                        () => import('../features/updates/UpdatesPage'),
+                        (m) => m.UpdatesPage,
                       ),
                     },
                     {
