@@ -39,3 +39,6 @@ export function isOutdated(installed: string | undefined, releases: readonly Rel
   const latest = releases?.find((r) => r.latest);
   return !!installed && !!latest && latest.version !== installed;
 }
+
+/** A link to follow out of the app: http(s) only (the server keeps no other, and a `javascript:` one would run). */
+export const outboundUrl = (url: string | undefined) => (url && /^https?:\/\//i.test(url) ? url : undefined);

@@ -97,6 +97,14 @@ describe('announcements', () => {
     expect(within(await screen.findByRole('link', { name: /Announcements/ })).queryByText(/unread/)).toBeNull();
   });
 
+  it('links a title only to an http(s) address', async () => {
+    serve([{ id: 'js', url: 'javascript:alert(1)', title: 'Sneaky', tags: [], _komga: { read: false } }]);
+    screenAt();
+    const item = await screen.findByRole('article', { name: 'Sneaky' });
+    expect(within(item).getByRole('heading', { name: 'Sneaky' })).toBeInTheDocument();
+    expect(within(item).queryByRole('link')).toBeNull();
+  });
+
   it('says how announcements come when there are none', async () => {
     serve([]);
     screenAt();

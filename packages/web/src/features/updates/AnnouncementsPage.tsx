@@ -12,7 +12,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import { useTranslation } from 'react-i18next';
 import type { JsonFeedItemDto } from '@quire/api';
-import { unreadAnnouncements, useAnnouncements, useMarkAnnouncementsRead } from '../../api/updates';
+import { outboundUrl, unreadAnnouncements, useAnnouncements, useMarkAnnouncementsRead } from '../../api/updates';
 import { useErrorText } from '../../components/dialogs';
 import { SafeHtml } from './SafeHtml';
 
@@ -28,14 +28,15 @@ function Item({ item, onMarkRead, marking }: { item: JsonFeedItemDto; onMarkRead
   const longDate = useLongDate();
   const read = item._komga?.read ?? false;
   const title = item.title || item.url || item.id;
+  const href = outboundUrl(item.url);
   const date = longDate(item.date_modified);
   return (
     <Stack component="article" spacing={1} aria-label={title}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start', justifyContent: 'space-between' }}>
         <Badge variant="dot" color="info" invisible={read} title={read ? undefined : t('updates.announcements.unread')}>
           <Typography variant="h5" component="h2" sx={{ pr: 1 }}>
-            {item.url ? (
-              <Link href={item.url} target="_blank" rel="noopener noreferrer" underline="hover">
+            {href ? (
+              <Link href={href} target="_blank" rel="noopener noreferrer" underline="hover">
                 {title}
               </Link>
             ) : (

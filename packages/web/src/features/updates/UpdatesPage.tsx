@@ -7,7 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { isOutdated, useActuatorInfo, useReleases } from '../../api/updates';
+import { isOutdated, outboundUrl, useActuatorInfo, useReleases } from '../../api/updates';
 import { useErrorText } from '../../components/dialogs';
 import { SafeHtml } from './SafeHtml';
 
@@ -51,8 +51,8 @@ export function UpdatesPage() {
               <Stack component="article" spacing={1} aria-label={release.version}>
                 <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                   <Typography variant="h5" component="h2">
-                    {release.url ? (
-                      <Link href={release.url} target="_blank" rel="noopener noreferrer" underline="hover">
+                    {outboundUrl(release.url) ? (
+                      <Link href={outboundUrl(release.url)} target="_blank" rel="noopener noreferrer" underline="hover">
                         {release.version}
                       </Link>
                     ) : (
