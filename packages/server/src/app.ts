@@ -53,6 +53,8 @@ import { MetadataRefresh } from './metadata/metadata-refresh.js';
 import { MetadataEditing } from './metadata/metadata-editing.js';
 import { DuplicatePages } from './library/duplicate-pages.js';
 import { BookPageEditor } from './library/book-page-editor.js';
+import { AnnouncementService } from './updates/announcements.js';
+import { readReleases } from './updates/releases.js';
 
 export interface QuireApp {
   http: FastifyInstance;
@@ -250,6 +252,12 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     taskMetrics: repos.taskMetrics,
   });
   const stopTaskStatus = startTaskQueueStatus({ queue: tasks, events, logger });
+  // Announcements are fetched in the background (scheduled below) and served from the database.
+  const announcements = new AnnouncementService({
+    repository: repos.announcements,
+    ...config.announcements,
+    logger,
+  });
 
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -276,6 +284,13 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
 
   let shuttingDown = false;
   const deps: AppDeps = {
+    updates: {
+      announcements,
+      releases: readReleases({
+        version: config.build.version,
+        date: config.build.git.commit.time ?? config.build.time,
+      }),
+    },
     books,
     config,
     db,
@@ -335,10 +350,18 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     name: 'task metrics',
     run: async () => void (await repos.taskMetrics.deleteBefore(new Date(Date.now() - TASK_METRICS_WINDOW_MS))),
   });
+
+  // Checked more often than the feed's period, so that whichever instance finds it due first fetches it soon after.
+  scheduler.addRecurring({
+    name: 'announcements',
+    everyMs: Math.min(config.announcements.refreshMs, 5 * 60_000),
+    run: () => announcements.refreshIfDue(),
+  });
   // Queues the scan-on-startup libraries and arms every library's periodic scan.
   await scheduler.start();
   http.addHook('onClose', async () => {
     scheduler.stop();
+    await announcements.close();
     stopTaskStatus();
     await taskPool.stop(10_000);
     await collections.close();

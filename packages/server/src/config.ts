@@ -37,6 +37,8 @@ export interface Config {
   baseUrl: string | undefined;
   /** OAuth2 / OpenID Connect login (api.md §2.7). */
   oauth2: OAuth2Config;
+  /** The announcements feed fetched in the background (updates/announcements.ts). */
+  announcements: AnnouncementsConfig;
 }
 
 /**
@@ -71,6 +73,17 @@ export interface OAuth2Config {
   timeoutMs: number;
 }
 
+export interface AnnouncementsConfig {
+  /** A JSON Feed's http(s) URL (QUIRE_ANNOUNCEMENTS_URL); null: no feed, the announcements are empty. */
+  feedUrl: string | null;
+  /** How often the feed is fetched, across every instance sharing the database. */
+  refreshMs: number;
+  /** A fetch that takes longer, body included, is abandoned. */
+  timeoutMs: number;
+  /** A feed bigger than this is refused without being read further. */
+  maxBytes: number;
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -91,6 +104,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
     mediaLimits: loadMediaLimits(env),
     ...loadLogin(env),
+    announcements: {
+      feedUrl: feedUrl(env.QUIRE_ANNOUNCEMENTS_URL ?? ''),
+      refreshMs: positiveNumber(env, 'QUIRE_ANNOUNCEMENTS_REFRESH_MINUTES', 60) * 60_000,
+      timeoutMs: positiveNumber(env, 'QUIRE_ANNOUNCEMENTS_TIMEOUT_SECONDS', 10) * 1000,
+      maxBytes: Math.round(positiveNumber(env, 'QUIRE_ANNOUNCEMENTS_MAX_KB', 1024) * 1024),
+    },
   };
 }
 
@@ -191,6 +210,16 @@ function booleanSetting(env: Record<string, string | undefined>, name: string, f
   if (value === 'true') return true;
   if (value === 'false') return false;
   throw new Error(`${name} must be true or false, got ${env[name]}`);
+}
+
+/** Empty: no feed. Anything but an absolute http(s) URL is a start-up error, not a feed that never loads. */
+function feedUrl(value: string): string | null {
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  const url = URL.canParse(trimmed) ? new URL(trimmed) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(`QUIRE_ANNOUNCEMENTS_URL must be an http or https URL, got ${value}`);
+  return url.href;
 }
 
 const MiB = 1024 * 1024;

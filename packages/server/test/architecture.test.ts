@@ -26,6 +26,8 @@ const folders: Record<string, readonly string[]> = {
   collections: ['domain', 'events', 'media'],
   reading: ['domain', 'events'],
   fonts: ['domain'],
+  // Announcements (fetched over the network in the background) and releases (the CHANGELOG.md).
+  updates: ['domain'],
   http: [
     'domain',
     'db',
@@ -39,6 +41,7 @@ const folders: Record<string, readonly string[]> = {
     'collections',
     'reading',
     'fonts',
+    'updates',
   ],
 };
 

@@ -241,6 +241,16 @@ export interface PageHashTable {
   last_modified_date: string;
 }
 
+/** The announcements feed of one URL (api.md §9.2, migration 0015). */
+export interface AnnouncementFeedTable {
+  url: string;
+  /** Epoch ms: when an instance last took the fetch on itself. */
+  claimed_at: number;
+  /** JSON of the checked Feed (domain/announcements.ts); null until a fetch succeeded. */
+  feed: string | null;
+  fetched_at: number | null;
+}
+
 /** A book found outside every library for the import screen (engine.md §9.1, migration 0012). */
 /** An import in progress (migration 0013). */
 export interface BookImportTable {
@@ -481,6 +491,8 @@ export interface DB {
   transient_book: TransientBookTable;
   book_import: BookImportTable;
   task_metric: TaskMetricTable;
+  announcement_feed: AnnouncementFeedTable;
+  announcement_read: { user_id: string; item_id: string };
 }
 
 export type { Generated };

@@ -24,6 +24,7 @@ import { KyselyPageHashRepository } from './repositories/page-hashes.js';
 import { KyselyTransientBookRepository } from './repositories/transient-books.js';
 import { KyselyBookImportJournal } from './repositories/book-imports.js';
 import { KyselyOAuth2RequestRepository } from './repositories/oauth2-requests.js';
+import { KyselyAnnouncementRepository } from './repositories/announcements.js';
 
 /** Every repository on one connection: the database (each statement its own transaction) or one transaction. */
 export function createRepositories(db: Db): Repositories {
@@ -52,6 +53,7 @@ export function createRepositories(db: Db): Repositories {
     transientBooks: new KyselyTransientBookRepository(db),
     bookImports: new KyselyBookImportJournal(db),
     oauth2Requests: new KyselyOAuth2RequestRepository(db),
+    announcements: new KyselyAnnouncementRepository(db),
   };
 }
 

@@ -3,6 +3,7 @@ import type { TaskMetricsRepository } from './metrics.js';
 import type { PageHashRepository } from './page-hashes.js';
 import type { TransientBookRepository } from './transient-books.js';
 import type { BookImportJournal } from './book-imports.js';
+import type { AnnouncementRepository } from './announcements.js';
 import type {
   ActivityPageRequest,
   SessionCutoffs,
@@ -640,6 +641,7 @@ export interface Repositories {
   transientBooks: TransientBookRepository;
   bookImports: BookImportJournal;
   oauth2Requests: OAuth2RequestRepository;
+  announcements: AnnouncementRepository;
 }
 
 /**

@@ -35,11 +35,15 @@ import type { BookImporter } from '../library/book-importer.js';
 import type { MediaManagementQueries } from '../db/queries/media-management.js';
 import type { MetricsQueries } from '../db/queries/metrics.js';
 import type { TaskMetricsRepository } from '../domain/metrics.js';
+import type { AnnouncementService } from '../updates/announcements.js';
+import type { Release } from '../updates/releases.js';
 
 /** What route plugins receive from the composition root (serve.ts / app.ts). */
 export interface AppDeps {
   /** The actuator's metrics: gauges computed from SQL, task figures recorded by the runners. */
   metrics: { queries: MetricsQueries; taskMetrics: TaskMetricsRepository };
+  /** Announcements (the configured feed's cached copy) and Quire's releases (its CHANGELOG.md). */
+  updates: { announcements: AnnouncementService; releases: readonly Release[] };
   /** The import screen's books found outside the libraries. */
   transientBooks: TransientBooks;
   /** Queues the import of books from outside the libraries (ImportBook tasks). */

@@ -41,6 +41,11 @@ export interface HousekeepingJob {
   run(): Promise<void>;
 }
 
+/** A job run at start-up and then every `everyMs` (e.g. fetching the announcements feed). */
+export interface RecurringJob extends HousekeepingJob {
+  everyMs: number;
+}
+
 export interface SchedulerOptions {
   queue: TaskEmitter;
   /** The libraries at start-up. */
@@ -62,6 +67,12 @@ export interface Scheduler {
   /** When a library is deleted. */
   unschedule(libraryId: string): void;
   addHousekeeping(job: HousekeepingJob): void;
+  /**
+   * Runs `job` in the background when the scheduler starts (or at once, when it has started) and then every
+   * `everyMs`. Every instance runs it: a job that must happen once per period across instances takes a claim in
+   * the database first (updates/announcements.ts).
+   */
+  addRecurring(job: RecurringJob): void;
   /** The next periodic scan of each scheduled library (epoch ms). */
   nextRuns(): { libraryId: string; at: number }[];
   nextHousekeeping(): number | null;
@@ -102,6 +113,9 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
   const housekeeping = [...(opts.housekeeping ?? [])];
   const timers = new Map<string, { interval: ScanInterval; at: number; ticket: Ticket }>();
   let daily: { at: number; ticket: Ticket } | undefined;
+  const recurring: RecurringJob[] = [];
+  const recurringTickets = new Set<Ticket>();
+  let started = false;
   let stopped = false;
 
   /** Calls `fn` at `at`; a wait longer than the clock allows is done in steps. */
@@ -164,6 +178,16 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     }
   }
 
+  function runRecurring(job: RecurringJob) {
+    if (stopped) return;
+    const ticket = arm(clock.now() + job.everyMs, () => {
+      recurringTickets.delete(ticket);
+      runRecurring(job);
+    });
+    recurringTickets.add(ticket);
+    void job.run().catch((err: unknown) => logger.error({ err, job: job.name }, 'Recurring job failed'));
+  }
+
   function unschedule(libraryId: string) {
     const entry = timers.get(libraryId);
     if (entry) cancel(entry.ticket);
@@ -185,11 +209,17 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
         schedule(library);
       }
       armHousekeeping();
+      started = true;
+      for (const job of recurring) runRecurring(job);
     },
     schedule,
     unschedule,
     addHousekeeping(job) {
       housekeeping.push(job);
+    },
+    addRecurring(job) {
+      recurring.push(job);
+      if (started) runRecurring(job);
     },
     nextRuns: () => [...timers].map(([libraryId, { at }]) => ({ libraryId, at })),
     nextHousekeeping: () => daily?.at ?? null,
@@ -198,6 +228,8 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
       for (const id of [...timers.keys()]) unschedule(id);
       if (daily) cancel(daily.ticket);
       daily = undefined;
+      for (const ticket of recurringTickets) cancel(ticket);
+      recurringTickets.clear();
     },
   };
 }

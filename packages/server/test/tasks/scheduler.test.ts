@@ -187,4 +187,37 @@ describe('Scheduler', () => {
     expect(log.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toContain('Housekeeping job failed');
     s.stop();
   });
+
+  it('runs a recurring job at start-up and then every period, through failures, until stopped', async () => {
+    const fake = fakeClock(start);
+    const log = recordingLogger();
+    const runs: number[] = [];
+    const s = createScheduler({
+      queue: recordingQueue().queue,
+      libraries: async () => [],
+      clock: fake.clock,
+      logger: log.logger,
+    });
+    s.addRecurring({
+      name: 'feed',
+      everyMs: 5 * 60_000,
+      run: async () => {
+        runs.push(fake.clock.now() - start);
+        if (runs.length === 2) throw new Error('offline');
+      },
+    });
+    expect(runs).toEqual([]);
+    await s.start();
+    await fake.advanceTo(start + 15 * 60_000);
+    expect(runs).toEqual([0, 5, 10, 15].map((m) => m * 60_000));
+    expect(log.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['Recurring job failed']);
+    // Added after start: runs at once too.
+    let late = 0;
+    s.addRecurring({ name: 'late', everyMs: H, run: async () => void late++ });
+    expect(late).toBe(1);
+    s.stop();
+    await fake.advanceTo(start + 48 * H);
+    expect(runs).toHaveLength(4);
+    expect(late).toBe(1);
+  });
 });

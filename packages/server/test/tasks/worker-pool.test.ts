@@ -246,7 +246,7 @@ describe('WorkerPool', () => {
     // Not marked done: it is still queued (owned), and the next start's reclaimOrphans runs it again.
     expect((await queue.counts()).count).toBe(1);
     expect(await queue.reclaimOrphans()).toBe(1);
-    expect(p.metrics().GenerateBookThumbnail).toBeUndefined();
+    expect(await figuresOf('GenerateBookThumbnail')).toBeUndefined();
   });
 
   it('resumes a queue after a crash in the middle: every task completes exactly once', async () => {

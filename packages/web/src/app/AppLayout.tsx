@@ -37,10 +37,13 @@ import PendingActionsIcon from '@mui/icons-material/PendingActions';
 import ImportContactsIcon from '@mui/icons-material/ImportContacts';
 import InsightsIcon from '@mui/icons-material/Insights';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
+import CampaignIcon from '@mui/icons-material/Campaign';
+import SystemUpdateAltIcon from '@mui/icons-material/SystemUpdateAlt';
 import { useTranslation } from 'react-i18next';
 import { isAdmin, useCurrentUser, useLogout } from '../api/auth';
 import { useLibraries } from '../api/libraries';
 import { useBooks } from '../api/books';
+import { isOutdated, unreadAnnouncements, useActuatorInfo, useAnnouncements, useReleases } from '../api/updates';
 import Badge from '@mui/material/Badge';
 import { analysisCondition, DEFAULT_STATUSES } from '../features/media/conditions';
 import { Logo } from '../components/Logo';
@@ -71,6 +74,7 @@ function NavItem({
   end,
   inset,
   dot,
+  count,
 }: {
   to: string;
   icon?: ReactNode;
@@ -79,7 +83,10 @@ function NavItem({
   inset?: boolean;
   /** A small accent dot on the icon, with this text for screen readers (ui.md §1.3). */
   dot?: string;
+  /** A number on the icon (unread announcements), with this text under the label. */
+  count?: { value: number; text: string };
 }) {
+  const badged = count && count.value > 0;
   return (
     <ListItemButton
       component={NavLink}
@@ -97,6 +104,10 @@ function NavItem({
             <Badge variant="dot" color="error" title={dot}>
               {icon}
             </Badge>
+          ) : badged ? (
+            <Badge badgeContent={count.value} max={99} color="info">
+              {icon}
+            </Badge>
           ) : (
             icon
           )}
@@ -104,8 +115,11 @@ function NavItem({
       )}
       <ListItemText
         primary={label}
-        secondary={dot}
-        slotProps={{ primary: { noWrap: true }, secondary: { variant: 'caption', color: 'error' } }}
+        secondary={dot ?? (badged ? count.text : undefined)}
+        slotProps={{
+          primary: { noWrap: true },
+          secondary: { variant: 'caption', color: dot ? 'error' : 'info' },
+        }}
       />
     </ListItemButton>
   );
@@ -170,6 +184,34 @@ function MediaManagementItem() {
   );
 }
 
+/** Announcements, with the number of items the admin has not read (ui.md §1.3). */
+function AnnouncementsItem() {
+  const { t } = useTranslation();
+  const unread = unreadAnnouncements(useAnnouncements().data).length;
+  return (
+    <NavItem
+      to="/settings/announcements"
+      icon={<CampaignIcon />}
+      label={t('nav.announcements')}
+      count={{ value: unread, text: t('updates.nav.unreadAnnouncements', { count: unread }) }}
+    />
+  );
+}
+
+/** Updates, with a dot when the installed version is not the latest release (ui.md §1.3). */
+function UpdatesItem() {
+  const { t } = useTranslation();
+  const outdated = isOutdated(useActuatorInfo().data?.build.version, useReleases().data);
+  return (
+    <NavItem
+      to="/settings/updates"
+      icon={<SystemUpdateAltIcon />}
+      label={t('nav.updates')}
+      dot={outdated ? t('updates.nav.updateAvailable') : undefined}
+    />
+  );
+}
+
 function DrawerContent({ onLogout }: { onLogout: () => void }) {
   const { t } = useTranslation();
   const admin = isAdmin(useCurrentUser().data);
@@ -208,6 +250,8 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
               <NavItem to="/settings/ui" icon={<DashboardCustomizeIcon />} label={t('nav.uiSettings')} />
               <MediaManagementItem />
               <NavItem to="/settings/tasks" icon={<PendingActionsIcon />} label={t('nav.tasks')} />
+              <AnnouncementsItem />
+              <UpdatesItem />
             </List>
             <Divider />
             <List subheader={<ListSubheader disableSticky>{t('nav.import')}</ListSubheader>}>

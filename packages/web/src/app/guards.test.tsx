@@ -57,16 +57,6 @@ describe('route guards', () => {
     await waitFor(() => expect(location()).toBe('/settings/users'));
   });
 
-  // Screens of later issues have no route until they are built: no page that does nothing (issue 12, item 10).
-  it.each(['/settings/announcements'])(
-    'shows an admin the not-found page at %s, a screen not built yet',
-    async (route) => {
-      const { location } = renderScreen(null, { user: buildAdmin(), libraries: [buildLibrary()], route });
-      expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
-      expect(location()).toBe(route);
-    },
-  );
-
   it('shows not found with a link home for an unknown path', async () => {
     const { user, location } = renderScreen(null, {
       user: buildUser(),

@@ -76,8 +76,8 @@ const sectionPage = lazyPage(
 );
 
 /**
- * The routes of spec §2 whose screens exist. Screens of later issues (announcements, duplicate pages,
- * import) get their routes with their screens; until then their paths show the not-found page.
+ * The routes of spec §2. Screens of later issues get their routes with their screens; until then their paths
+ * show the not-found page.
  */
 export function createRoutes(): RouteObject[] {
   return [
@@ -285,6 +285,9 @@ export function createRoutes(): RouteObject[] {
                       lazy: lazyPage(
                         () => import('../features/admin/metrics/MetricsPage'),
                         (m) => m.MetricsPage,
+                      ),
+                    },
+                    {
                       path: 'settings/ui',
                       lazy: lazyPage(
                         () => import('../features/ui-settings/GlobalUiSettingsPage'),
@@ -311,6 +314,20 @@ export function createRoutes(): RouteObject[] {
                       lazy: lazyPage(
                         () => import('../features/import-readlist/ImportReadListPage'),
                         (m) => m.ImportReadListPage,
+                      ),
+                    },
+                    {
+                      path: 'settings/announcements',
+                      lazy: lazyPage(
+                        () => import('../features/updates/AnnouncementsPage'),
+                        (m) => m.AnnouncementsPage,
+                      ),
+                    },
+                    {
+                      path: 'settings/updates',
+                      lazy: lazyPage(
+                        () => import('../features/updates/UpdatesPage'),
+                        (m) => m.UpdatesPage,
                       ),
                     },
                     {

@@ -12,8 +12,9 @@ import * as m0010 from './0010-historical-events.js';
 import * as m0011 from './0011-page-hashes.js';
 import * as m0012 from './0012-transient-books.js';
 import * as m0013 from './0013-book-imports.js';
-import * as m0016 from './0016-oauth2-requests.js';
 import * as m0014 from './0014-metrics.js';
+import * as m0015 from './0015-announcements.js';
+import * as m0016 from './0016-oauth2-requests.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0011-page-hashes': m0011,
   '0012-transient-books': m0012,
   '0013-book-imports': m0013,
-  '0016-oauth2-requests': m0016,
   '0014-metrics': m0014,
+  '0015-announcements': m0015,
+  '0016-oauth2-requests': m0016,
 };

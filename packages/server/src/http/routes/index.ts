@@ -99,7 +99,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...mediaManagementHandlers({ mediaManagement: deps.mediaManagement, books: deps.books }),
       ...filesystemHandlers(),
       ...fontHandlers({ fonts: deps.fonts }),
-      ...updateHandlers({ build: deps.config.build }),
+      ...updateHandlers({ announcements: deps.updates.announcements, releases: deps.updates.releases }),
       ...collectionHandlers({ collections: deps.collections.collections }),
       ...collectionSeriesHandlers({ browse: deps.browse, books: deps.books }),
       ...readListHandlers({ readLists: deps.collections.readLists, files: deps.libraries.files }),

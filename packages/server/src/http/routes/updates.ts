@@ -1,34 +1,29 @@
 import { JSON_FEED_VERSION } from '@quire/api';
 import type { announcementOperations, releaseOperations } from '@quire/api/operations';
-import type { Config } from '../../config.js';
+import type { AnnouncementService } from '../../updates/announcements.js';
+import type { Release } from '../../updates/releases.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
 export interface UpdateRouteDeps {
-  build: Config['build'];
+  announcements: Pick<AnnouncementService, 'forUser' | 'markRead'>;
+  releases: readonly Release[];
 }
 
 /**
  * Announcements and releases (api.md §9.2, §9.3), ADMIN only. Komga fetches both from the internet at request
- * time; Quire never does. Announcements: no feed is configured yet, so the feed is empty (what an offline Komga
- * answers). Releases: Quire's own release, the version this build is, flagged latest (the Komga UI compares it
- * with `/actuator/info`'s `build.version`); it has no release page or notes yet, so `url` and `description` are
- * empty. Its date is the commit the build was made from, or the build's own time outside a git checkout.
+ * time; Quire never does: announcements come from the copy of the configured feed the scheduler keeps in the
+ * database (empty when none is configured or none was fetched yet), releases from the CHANGELOG.md of the build.
  */
 export function updateHandlers({
-  build,
+  announcements,
+  releases,
 }: UpdateRouteDeps): Handlers<OperationIdsOf<typeof announcementOperations & typeof releaseOperations>> {
   return {
-    getAnnouncements: async () => ({ version: JSON_FEED_VERSION, title: 'Announcements', items: [] }),
-    getReleases: async () => [
-      {
-        version: build.version,
-        releaseDate: build.git.commit.time ?? build.time,
-        url: '',
-        latest: true,
-        // Semantic versioning: a hyphen starts a pre-release tag (1.0.0-beta.1).
-        preRelease: build.version.includes('-'),
-        description: '',
-      },
-    ],
+    getAnnouncements: async (req) => ({ version: JSON_FEED_VERSION, ...(await announcements.forUser(req.user.id)) }),
+    markAnnouncementsRead: async (req, reply) => {
+      await announcements.markRead(req.user.id, req.body);
+      return reply.code(204).send();
+    },
+    getReleases: async () => [...releases],
   };
 }
