@@ -1,17 +1,19 @@
 import type { LetterGroup } from '../../components/browse/AlphabeticalNav';
 import { flagOf, useGlobalClientSettings, useUserClientSettings } from '../../api/client-settings';
+import { AUTO_LOGIN_SETTING, HIDE_LOGIN_SETTING } from '../../api/oauth2';
 import { parseSeriesGroups } from './series-groups';
 
 /**
  * The UI settings (ui.md §13.3), kept as client settings under the reference's keys so that Komga's own web client
  * and Quire's read the same values. Each is read where it applies:
- * - `webui.oauth2.hide_login`, `webui.oauth2.auto_login` (global, readable signed out): the login page;
+ * - `webui.oauth2.hide_login`, `webui.oauth2.auto_login` (global, readable signed out): the login page, through
+ *   `useOAuth2LoginSettings()` in `api/oauth2.ts`, which waits for them before any automatic login;
  * - `webui.series_groups` (global): the alphabetical navigation of the series browse;
  * - `webui.poster.stretch`, `webui.poster.blur_unread` (per user): every item card's poster.
  */
 export const UI_SETTING_KEYS = {
-  hideLogin: 'webui.oauth2.hide_login',
-  autoLogin: 'webui.oauth2.auto_login',
+  hideLogin: HIDE_LOGIN_SETTING,
+  autoLogin: AUTO_LOGIN_SETTING,
   seriesGroups: 'webui.series_groups',
   posterStretch: 'webui.poster.stretch',
   posterBlurUnread: 'webui.poster.blur_unread',
@@ -30,16 +32,4 @@ export function usePosterSettings(): { stretch: boolean; blurUnread: boolean } {
 export function useSeriesGroups(): LetterGroup[] {
   const settings = useGlobalClientSettings().data;
   return parseSeriesGroups(settings?.[UI_SETTING_KEYS.seriesGroups]?.value).groups;
-}
-
-/**
- * The login page's OAuth2 options: hide the e-mail and password fields (when there is a provider), and open the
- * only provider at once (when the fields are hidden and there is exactly one). Readable signed out.
- */
-export function useOAuth2LoginSettings(): { hideLogin: boolean; autoLogin: boolean } {
-  const settings = useGlobalClientSettings().data;
-  return {
-    hideLogin: flagOf(settings, UI_SETTING_KEYS.hideLogin),
-    autoLogin: flagOf(settings, UI_SETTING_KEYS.autoLogin),
-  };
 }
