@@ -111,6 +111,12 @@ async function listing(file: string) {
 }
 
 describe('TAR flavours (CBT)', () => {
+  it('refuses a damaged .tar.xz with ERR_1008', async () => {
+    const xzMagic = Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]);
+    const file = write(Buffer.concat([xzMagic, Buffer.alloc(4096, 0x5a)]));
+    await expect(listing(file)).rejects.toMatchObject({ code: 'ERR_1008' });
+  });
+
   it('reads a plain ustar tar with Latin-1 and UTF-8 entry names holding JPEGs among other files', async () => {
     const file = write(
       tar('ustar', [

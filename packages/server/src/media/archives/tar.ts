@@ -42,8 +42,13 @@ async function tarStream(file: string): Promise<Readable> {
   switch (type) {
     case MediaTypes.tar:
       return createReadStream(file);
-    case MediaTypes.gzip:
-      return createReadStream(file).pipe(createGunzip());
+    case MediaTypes.gzip: {
+      const gunzip = createGunzip();
+      // pipe() does not pass the file's errors on: the reader listens to the gunzip stream only.
+      return createReadStream(file)
+        .on('error', (e) => gunzip.destroy(e))
+        .pipe(gunzip);
+    }
     case MediaTypes.xz:
     case MediaTypes.bzip2:
     case MediaTypes.zstd:
@@ -85,13 +90,15 @@ type Visit = (name: string, header: tar.Header, body: Readable) => Promise<boole
 
 /** Streams the tar; `visit` consumes (or drains) each file body and returns false to stop. */
 async function walk(file: string, visit: Visit): Promise<void> {
+  const { extract: newExtract } = (await import('tar-stream')).default; // loaded on first use: TAR is rare
+  // Loaded before the source is made: awaiting it in between (slow on first use) let a decompressor that fails at
+  // once (a damaged .tar.xz) emit its error before anything listened, and an unheard 'error' ends the process.
   let source: Readable;
   try {
     source = await tarStream(file);
   } catch (e) {
     throw toMediaError(e);
   }
-  const { extract: newExtract } = (await import('tar-stream')).default; // loaded on first use: TAR is rare
   // Any tar with valid header checksums: also the old V7 layout, which has no magic. (Both options exist in
   // tar-stream 3 but are missing from its type declarations.)
   const options = { filenameEncoding: 'latin1', allowUnknownFormat: true };
