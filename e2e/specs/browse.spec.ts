@@ -1,11 +1,12 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { writeCbz } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
+import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
 
 /** A screenshot file under e2e/artifacts, to look at. */
@@ -59,7 +60,6 @@ describe('browse: a library of series, filters held in the URL, search from the 
   let page: Page;
   let libraryRoot: string;
   let libraryId: string;
-  let failed = false;
 
   const get = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${server.url}${path}`, { headers: { Authorization: basic } });
@@ -120,18 +120,7 @@ describe('browse: a library of series, filters held in the URL, search from the 
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `browse-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (libraryRoot) await rm(libraryRoot, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('browse', () => ({ browser, page, server, dirs: [libraryRoot] }));
 
   it('logs in and lands on the dashboard, where the new books show', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
+import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'reader@example.org';
@@ -56,7 +57,6 @@ describe('details: mark a series read, a book unread, on deck follows; delete a 
   let page: Page;
   let libraryRoot: string;
   let libraryId: string;
-  let failed = false;
 
   const get = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${server.url}${path}`, { headers: { Authorization: basic } });
@@ -102,18 +102,7 @@ describe('details: mark a series read, a book unread, on deck follows; delete a 
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `details-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (libraryRoot) await rm(libraryRoot, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('details', () => ({ browser, page, server, dirs: [libraryRoot] }));
 
   it('logs in', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -29,7 +30,6 @@ describe('duplicate pages: mark a shared page for manual deletion, delete its ma
   let page: Page;
   let root: string;
   let libraryId: string;
-  let failed = false;
 
   const api = async <T>(path: string) => {
     const res = await fetch(`${server.url}${path}`, { headers: { Authorization: basic } });
@@ -73,18 +73,7 @@ describe('duplicate pages: mark a shared page for manual deletion, delete its ma
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `duplicate-pages-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('duplicate-pages', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

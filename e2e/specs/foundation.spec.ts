@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, newPage } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const basic = (email: string, password: string) => `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
@@ -9,24 +10,13 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
-  let failed = false;
 
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `foundation-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-  });
+  cleanUpAfterSpec('foundation', () => ({ browser, page, server }));
 
   it('sends a visitor through startup to login, claims the server and comes back to the page asked for', async () => {
     await page.goto(`${server.url}/settings/users`);

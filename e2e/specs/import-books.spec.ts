@@ -1,10 +1,11 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildLibrary } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -32,7 +33,6 @@ describe('import books: one new book and one upgrade through /import/books', () 
   let root: string;
   let incoming: string;
   let seriesId: string;
-  let failed = false;
 
   const api = async <T>(path: string, init: RequestInit = {}) => {
     const res = await fetch(`${server.url}${path}`, {
@@ -92,18 +92,7 @@ describe('import books: one new book and one upgrade through /import/books', () 
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `import-books-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    for (const dir of [root, incoming]) if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('import-books', () => ({ browser, page, server, dirs: [root, incoming] }));
 
   it('logs in', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

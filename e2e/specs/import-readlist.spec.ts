@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
 import { buildLibrary, type CbzOptions } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -48,7 +49,6 @@ describe('read list import: a real .cbl with one book missing becomes a read lis
   let browser: Browser;
   let page: Page;
   let root: string;
-  let failed = false;
   const requested = requestedBooks(readFileSync(LIST, 'utf8'));
   const present = requested.filter((r) => r.position !== MISSING);
   const main = () => page.getByRole('main');
@@ -93,18 +93,7 @@ describe('read list import: a real .cbl with one book missing becomes a read lis
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `import-readlist-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('import-readlist', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in and opens Import > Read list from the drawer', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
+import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -54,7 +55,6 @@ describe('libraries: add through the folder browser, scan, analysis, pages, acti
   let libraryRoot: string;
   let bookFiles: string[];
   let libraryId: string;
-  let failed = false;
 
   /** Reads the server's database read-only (there is no book list endpoint yet). */
   const query = <T>(sql: string, ...params: unknown[]): T[] => {
@@ -85,18 +85,7 @@ describe('libraries: add through the folder browser, scan, analysis, pages, acti
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `library-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (libraryRoot) await rm(libraryRoot, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('library', () => ({ browser, page, server, dirs: [libraryRoot] }));
 
   it('logs in through the login page and lands on the welcome page', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -31,7 +32,6 @@ describe('media management: re-analyse a broken book, delete a duplicate file, s
   let page: Page;
   let root: string;
   let libraryId: string;
-  let failed = false;
 
   const books = async () => {
     const res = await fetch(`${server.url}/api/v1/books?library_id=${libraryId}&unpaged=true&sort=name,asc`, {
@@ -80,18 +80,7 @@ describe('media management: re-analyse a broken book, delete a duplicate file, s
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `media-management-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('media-management', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
+import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'editor@example.org';
@@ -60,7 +61,6 @@ describe('metadata: edit a book, bulk-edit tags, create and reorder a collection
   let page: Page;
   let libraryRoot: string;
   let libraryId: string;
-  let failed = false;
 
   const get = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${server.url}${path}`, { headers: { Authorization: basic } });
@@ -99,18 +99,7 @@ describe('metadata: edit a book, bulk-edit tags, create and reorder a collection
     browser = await launchBrowser();
     ({ page } = await newPage(browser));
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `metadata-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (libraryRoot) await rm(libraryRoot, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('metadata', () => ({ browser, page, server, dirs: [libraryRoot] }));
 
   it('logs in', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

@@ -1,10 +1,11 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildLibrary, makeImage } from '../../packages/server/test/support/library-builder.js';
 import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -22,7 +23,6 @@ describe('metrics: the charts of two real libraries, in light and dark theme', (
   let browser: Browser;
   let page: Page;
   let root: string;
-  let failed = false;
   const sizes: Record<string, number> = {};
 
   const api = async <T>(path: string, init: RequestInit = {}) => {
@@ -80,18 +80,7 @@ describe('metrics: the charts of two real libraries, in light and dark theme', (
     ({ page } = await newPage(browser, { viewport: { width: 1280, height: 1400 } }));
     await page.emulateMedia({ colorScheme: 'light' });
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `metrics-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('metrics', () => ({ browser, page, server, dirs: [root] }));
 
   it('opens from the drawer', async () => {
     await logIn(page, server.url, EMAIL, PASSWORD);

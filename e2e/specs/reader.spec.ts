@@ -1,12 +1,13 @@
-import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
-import { launchBrowser, newPage, screenshot, logIn } from '../support/browser.js';
+import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'reader@example.org';
@@ -55,7 +56,6 @@ describe('readers: paged, continuous and EPUB', () => {
   let context: BrowserContext;
   let page: Page;
   let root: string;
-  let failed = false;
   const ids: Record<string, BookRow> = {};
 
   const api = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
@@ -128,8 +128,7 @@ describe('readers: paged, continuous and EPUB', () => {
     const deadline = Date.now() + 60_000;
     while (readyCount() < Object.keys(FILES).length) {
       if (Date.now() > deadline) {
-        failed = true;
-        throw new Error(`books not analysed: ${JSON.stringify(ids)}`);
+        throw new Error(`books not analysed: ${JSON.stringify(ids)}\n${server.output()}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -138,18 +137,7 @@ describe('readers: paged, continuous and EPUB', () => {
     ({ context, page } = await newPage(browser));
     await logIn(page, server.url, EMAIL, PASSWORD);
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `reader-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('reader', () => ({ browser, page, server, dirs: [root] }));
 
   it('reads a CBZ from the first page to the end with the keyboard and lands in the next book', async () => {
     const first = ids['Alpha 001']!;

@@ -1,13 +1,14 @@
-import { copyFile, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
 import { HOSTILE_CHAPTER_TEXT, hostileEpub } from '../../packages/server/test/support/hostile-epub.js';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'admin@example.org';
@@ -41,7 +42,6 @@ describe('the web client under its security policy, and a hostile EPUB', () => {
   let context: BrowserContext;
   let page: Page;
   let root: string;
-  let failed = false;
   const ids: Record<string, string> = {};
   /** Every request the browser made that tried to create a user. */
   const userCreations: string[] = [];
@@ -120,18 +120,7 @@ describe('the web client under its security policy, and a hostile EPUB', () => {
   beforeEach(() => {
     userCreations.length = 0;
   });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      failed = true;
-      await screenshot(page, `security-${ctx.task.name}`);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (failed) console.log(server.output());
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  cleanUpAfterSpec('security', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in, shows posters, reads a comic and an EPUB in a server font and the night theme: nothing refused', async () => {
     // Posters on the dashboard.
