@@ -1,6 +1,7 @@
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { getPreferences } from '../app/preferences';
+import { LOCALES, type Locale } from './locales';
 
 /**
  * Every namespace file (`locales/<lang>/<ns>.json`) is bundled and merged into one `translation` resource per language,
@@ -8,15 +9,8 @@ import { getPreferences } from '../app/preferences';
  */
 const files = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', { eager: true, import: 'default' });
 
+export { LOCALES, type Locale };
 export const FALLBACK_LOCALE = 'en';
-
-/** The interface languages, each named in its own language (the language selector lists them like this). */
-export const LOCALES = [
-  { code: 'en', name: 'English' },
-  { code: 'ar', name: 'العربية' },
-  { code: 'pl', name: 'Polski' },
-] as const;
-export type Locale = (typeof LOCALES)[number]['code'];
 
 export function isLocale(value: unknown): value is Locale {
   return LOCALES.some((l) => l.code === value);

@@ -1,0 +1,10 @@
+/**
+ * The interface languages, each named in its own language (the language selector lists them like this). A language
+ * is added by adding its folder under `locales/` and one line here; the parity test checks both.
+ */
+export const LOCALES = [
+  { code: 'en', name: 'English' },
+  { code: 'ar', name: 'العربية' },
+  { code: 'pl', name: 'Polski' },
+] as const;
+export type Locale = (typeof LOCALES)[number]['code'];
