@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'fa', name: 'فارسی' },
   { code: 'he', name: 'עברית' },
   { code: 'pl', name: 'Polski' },
 ] as const;
