@@ -8,5 +8,6 @@ export const LOCALES = [
   { code: 'fa', name: 'فارسی' },
   { code: 'he', name: 'עברית' },
   { code: 'pl', name: 'Polski' },
+  { code: 'th', name: 'ไทย' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
