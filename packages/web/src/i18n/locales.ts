@@ -8,6 +8,7 @@ export const LOCALES = [
   { code: 'fa', name: 'فارسی' },
   { code: 'he', name: 'עברית' },
   { code: 'pl', name: 'Polski' },
+  { code: 'ta', name: 'தமிழ்' },
   { code: 'th', name: 'ไทย' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
