@@ -10,5 +10,6 @@ export const LOCALES = [
   { code: 'pl', name: 'Polski' },
   { code: 'ta', name: 'தமிழ்' },
   { code: 'th', name: 'ไทย' },
+  { code: 'ti', name: 'ትግርኛ' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
