@@ -8,7 +8,21 @@ export default defineConfig({
   // The server puts a fresh nonce in place of this on every page it serves (NONCE_PLACEHOLDER in
   // packages/server/src/http/routes/web.ts): its Content-Security-Policy runs no script without it.
   html: { cspNonce: 'QUIRE_CSP_NONCE' },
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 900 },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 900,
+    rollupOptions: {
+      output: {
+        // One chunk per interface language (its ~27 namespace files): choosing a language is one request.
+        // English, the fallback, stays in the main bundle.
+        manualChunks: (id) => {
+          const code = /\/i18n\/locales\/([^/]+)\//.exec(id)?.[1];
+          return code && code !== 'en' ? `locale-${code}` : undefined;
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': 'http://localhost:25600',
