@@ -7,5 +7,6 @@ export const LOCALES = [
   { code: 'ar', name: 'العربية' },
   { code: 'ja', name: '日本語' },
   { code: 'pl', name: 'Polski' },
+  { code: 'zh-Hans', name: '简体中文' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
