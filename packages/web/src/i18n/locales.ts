@@ -8,5 +8,6 @@ export const LOCALES = [
   { code: 'ja', name: '日本語' },
   { code: 'pl', name: 'Polski' },
   { code: 'zh-Hans', name: '简体中文' },
+  { code: 'zh-Hant', name: '繁體中文' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
