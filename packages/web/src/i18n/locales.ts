@@ -8,6 +8,7 @@ export const LOCALES = [
   { code: 'ja', name: '日本語' },
   { code: 'ko', name: '한국어' },
   { code: 'pl', name: 'Polski' },
+  { code: 'vi', name: 'Tiếng Việt' },
   { code: 'zh-Hans', name: '简体中文' },
   { code: 'zh-Hant', name: '繁體中文' },
 ] as const;
