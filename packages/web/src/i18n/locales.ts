@@ -5,6 +5,11 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'ja', name: '日本語' },
+  { code: 'ko', name: '한국어' },
   { code: 'pl', name: 'Polski' },
+  { code: 'vi', name: 'Tiếng Việt' },
+  { code: 'zh-Hans', name: '简体中文' },
+  { code: 'zh-Hant', name: '繁體中文' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
