@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'es', name: 'Español' },
   { code: 'fr', name: 'Français' },
   { code: 'pl', name: 'Polski' },
 ] as const;
