@@ -7,6 +7,7 @@ export const LOCALES = [
   { code: 'ar', name: 'العربية' },
   { code: 'es', name: 'Español' },
   { code: 'fr', name: 'Français' },
+  { code: 'it', name: 'Italiano' },
   { code: 'pl', name: 'Polski' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
