@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'ca', name: 'Català' },
   { code: 'es', name: 'Español' },
   { code: 'fr', name: 'Français' },
   { code: 'it', name: 'Italiano' },
