@@ -8,6 +8,7 @@ export const LOCALES = [
   { code: 'ca', name: 'Català' },
   { code: 'es', name: 'Español' },
   { code: 'fr', name: 'Français' },
+  { code: 'gl', name: 'Galego' },
   { code: 'it', name: 'Italiano' },
   { code: 'pl', name: 'Polski' },
 ] as const;
