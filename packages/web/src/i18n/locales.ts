@@ -5,6 +5,11 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'ca', name: 'Català' },
+  { code: 'es', name: 'Español' },
+  { code: 'fr', name: 'Français' },
+  { code: 'gl', name: 'Galego' },
+  { code: 'it', name: 'Italiano' },
   { code: 'ja', name: '日本語' },
   { code: 'ko', name: '한국어' },
   { code: 'pl', name: 'Polski' },
