@@ -6,5 +6,6 @@ export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
   { code: 'pl', name: 'Polski' },
+  { code: 'tr', name: 'Türkçe' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
