@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'el', name: 'Ελληνικά' },
   { code: 'pl', name: 'Polski' },
   { code: 'tr', name: 'Türkçe' },
 ] as const;
