@@ -6,6 +6,7 @@ export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
   { code: 'el', name: 'Ελληνικά' },
+  { code: 'hr', name: 'Hrvatski' },
   { code: 'id', name: 'Bahasa Indonesia' },
   { code: 'pl', name: 'Polski' },
   { code: 'tr', name: 'Türkçe' },
