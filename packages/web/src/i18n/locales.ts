@@ -9,6 +9,7 @@ export const LOCALES = [
   { code: 'hr', name: 'Hrvatski' },
   { code: 'id', name: 'Bahasa Indonesia' },
   { code: 'pl', name: 'Polski' },
+  { code: 'sl', name: 'Slovenščina' },
   { code: 'tr', name: 'Türkçe' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
