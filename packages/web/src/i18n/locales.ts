@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'de', name: 'Deutsch' },
   { code: 'pl', name: 'Polski' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
