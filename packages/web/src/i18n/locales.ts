@@ -6,6 +6,7 @@ export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
   { code: 'de', name: 'Deutsch' },
+  { code: 'nl', name: 'Nederlands' },
   { code: 'pl', name: 'Polski' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
