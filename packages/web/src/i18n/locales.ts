@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'da', name: 'Dansk' },
   { code: 'de', name: 'Deutsch' },
   { code: 'nl', name: 'Nederlands' },
   { code: 'pl', name: 'Polski' },
