@@ -9,5 +9,6 @@ export const LOCALES = [
   { code: 'de', name: 'Deutsch' },
   { code: 'nl', name: 'Nederlands' },
   { code: 'pl', name: 'Polski' },
+  { code: 'sv', name: 'Svenska' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
