@@ -7,6 +7,7 @@ export const LOCALES = [
   { code: 'ar', name: 'العربية' },
   { code: 'da', name: 'Dansk' },
   { code: 'de', name: 'Deutsch' },
+  { code: 'nb', name: 'Norsk bokmål' },
   { code: 'nl', name: 'Nederlands' },
   { code: 'pl', name: 'Polski' },
   { code: 'sv', name: 'Svenska' },
