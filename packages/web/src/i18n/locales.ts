@@ -6,6 +6,7 @@ export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
   { code: 'pl', name: 'Polski' },
+  { code: 'pt', name: 'Português' },
   { code: 'pt-BR', name: 'Português (Brasil)' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
