@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'fi', name: 'Suomi' },
   { code: 'pl', name: 'Polski' },
   { code: 'pt', name: 'Português' },
   { code: 'pt-BR', name: 'Português (Brasil)' },
