@@ -6,6 +6,7 @@ export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
   { code: 'fi', name: 'Suomi' },
+  { code: 'hu', name: 'Magyar' },
   { code: 'pl', name: 'Polski' },
   { code: 'pt', name: 'Português' },
   { code: 'pt-BR', name: 'Português (Brasil)' },
