@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'eo', name: 'Esperanto (Lingvo Internacia)' },
   { code: 'fi', name: 'Suomi' },
   { code: 'hu', name: 'Magyar' },
   { code: 'pl', name: 'Polski' },
