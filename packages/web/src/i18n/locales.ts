@@ -6,5 +6,6 @@ export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
   { code: 'pl', name: 'Polski' },
+  { code: 'ru', name: 'Русский' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
