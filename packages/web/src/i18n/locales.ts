@@ -7,5 +7,6 @@ export const LOCALES = [
   { code: 'ar', name: 'العربية' },
   { code: 'pl', name: 'Polski' },
   { code: 'ru', name: 'Русский' },
+  { code: 'uk', name: 'Українська' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
