@@ -8,6 +8,7 @@ export const LOCALES = [
   { code: 'cs', name: 'Čeština' },
   { code: 'pl', name: 'Polski' },
   { code: 'ru', name: 'Русский' },
+  { code: 'sk', name: 'Slovenčina' },
   { code: 'uk', name: 'Українська' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
