@@ -5,6 +5,7 @@
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'العربية' },
+  { code: 'bg', name: 'Български' },
   { code: 'cs', name: 'Čeština' },
   { code: 'pl', name: 'Polski' },
   { code: 'ru', name: 'Русский' },
