@@ -12,11 +12,11 @@ const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
 const basic = `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`;
 
-/** The page's size format for small files (useSizeFormat: bytes, then kB without decimals). */
+/** The page's size format for small files (formatFileSize: bytes, then kB of 1000 bytes without decimals). */
 const size = (bytes: number) =>
-  bytes < 1024
+  bytes < 1000
     ? new Intl.NumberFormat('en', { style: 'unit', unit: 'byte' }).format(bytes)
-    : new Intl.NumberFormat('en', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }).format(bytes / 1024);
+    : new Intl.NumberFormat('en', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 }).format(bytes / 1000);
 
 describe('metrics: the charts of two real libraries, in light and dark theme', () => {
   let server: RunningServer;

@@ -142,10 +142,23 @@ describe('readers: paged, continuous and EPUB', () => {
   it('reads a CBZ from the first page to the end with the keyboard and lands in the next book', async () => {
     const first = ids['Alpha 001']!;
     const second = ids['Alpha 002']!;
+    const neighbourRequests: string[] = [];
+    const countNeighbours = (r: { url(): string }) => {
+      const match = new RegExp(`/api/v1/books/${first.id}/(next|previous)$`).exec(new URL(r.url()).pathname);
+      if (match) neighbourRequests.push(match[1]!);
+    };
+    page.on('request', countNeighbours);
     await page.goto(`${server.url}/book/${first.id}/read`);
     for (let n = 1; n <= 4; n++) {
       await expect.poll(shownWidth, { timeout: 10_000 }).toBe(pageWidth(n));
       await expect.poll(urlPage).toBe(String(n));
+      if (n === 4) {
+        // Every turn saved its page and came back as a live event: the neighbours were still asked once each.
+        await expect.poll(() => progress(first.id), { timeout: 10_000 }).toMatchObject({ page: 4 });
+        await page.waitForTimeout(1000);
+        page.off('request', countNeighbours);
+        expect(neighbourRequests.sort()).toEqual(['next', 'previous']);
+      }
       await page.keyboard.press('ArrowRight');
     }
     // Past the last page: a notice first, the next book on the second press.

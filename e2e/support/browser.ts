@@ -33,8 +33,18 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, opts: { viewport?: { width: number; height: number } } = {}) {
-  const context: BrowserContext = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+/** A page in a fresh context; `languages` are the browser's preferred languages (navigator and Accept-Language). */
+export async function newPage(
+  browser: Browser,
+  opts: { viewport?: { width: number; height: number }; languages?: string[] } = {},
+) {
+  const context: BrowserContext = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    ...(opts.languages && {
+      locale: opts.languages[0],
+      extraHTTPHeaders: { 'Accept-Language': opts.languages.join(',') },
+    }),
+  });
   const page: Page = await context.newPage();
   return { context, page };
 }

@@ -4,9 +4,11 @@ import { RouterProvider } from 'react-router';
 import { AppProviders, createQueryClient } from './app/providers';
 import { createAppRouter } from './app/router';
 import { finishOAuth2Popup } from './features/auth/oauth2Popup';
+import { switchLocale, wantedLocale } from './i18n';
 
 // An OAuth2 login popup coming back from the server hands over to its opener and closes: nothing to render.
-if (!finishOAuth2Popup()) render();
+// The chosen language's strings arrive before the first paint, so no screen flashes in English first.
+if (!finishOAuth2Popup()) void switchLocale(wantedLocale()).finally(render);
 
 function render() {
   const queryClient = createQueryClient();

@@ -1,6 +1,8 @@
+import { get } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, startServer, type TestServer } from '../support/server.js';
 import { injectBase } from '../../src/http/routes/web.js';
@@ -23,7 +25,25 @@ async function fakeWebDir(): Promise<string> {
   await writeFile(join(dir, 'index.html'), INDEX);
   await writeFile(join(dir, 'assets/index-abc123.js'), 'console.log("quire");\n');
   await writeFile(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // A bundle the build pre-compressed, as packages/web/vite.config.ts does.
+  await writeFile(join(dir, 'assets/vendor-def456.js'), VENDOR);
+  await writeFile(join(dir, 'assets/vendor-def456.js.br'), brotliCompressSync(VENDOR));
+  await writeFile(join(dir, 'assets/vendor-def456.js.gz'), gzipSync(VENDOR));
   return dir;
+}
+
+const VENDOR = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `word${i % 50}`))};\n`;
+
+/** The raw answer to a GET, bytes as sent (fetch would decode them). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
 }
 
 describe('the web client', () => {
@@ -60,6 +80,25 @@ describe('the web client', () => {
     const icon = await s.fetch('/favicon.svg');
     expect(icon.status).toBe(200);
     expect(icon.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it("sends the build's brotli or gzip file to a browser that accepts it, and the plain file otherwise", async () => {
+    const url = `${s.url}/assets/vendor-def456.js`;
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.body.length).toBeLessThan(VENDOR.length / 5);
+    expect(brotliDecompressSync(br.body).toString()).toBe(VENDOR);
+
+    const gz = await rawGet(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(VENDOR);
+
+    const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(VENDOR);
   });
 
   it('answers 404, not the index, for a missing hashed asset', async () => {

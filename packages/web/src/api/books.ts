@@ -116,6 +116,12 @@ export const bookKeys = {
   /** Previous or next book, in the series or in a read list. */
   sibling: (id: string, direction: 'next' | 'previous', readListId?: string) =>
     [...bookKeys.all, 'sibling', id, direction, readListId ?? null] as const,
+  /**
+   * The reader's neighbours, asked once per book opened: outside `books` so that the read-progress events of every
+   * page turn do not ask again (a book at the end of its series answered 404 on each turn).
+   */
+  readerSibling: (id: string, direction: 'next' | 'previous', readListId?: string) =>
+    ['reader-sibling', id, direction, readListId ?? null] as const,
   inSeries: (seriesId: string, params: MemberBookParams) => [...bookKeys.all, 'series', seriesId, params] as const,
   inReadList: (readListId: string, params: MemberBookParams) =>
     [...bookKeys.all, 'readlist', readListId, params] as const,
@@ -193,25 +199,34 @@ export const bookQueries = {
   sibling: (id: string, direction: 'next' | 'previous', readListId?: string) =>
     queryOptions({
       queryKey: bookKeys.sibling(id, direction, readListId),
-      queryFn: async (): Promise<BookDto | null> => {
-        try {
-          if (readListId) {
-            const inList = { params: { id: readListId, bookId: id } };
-            return await (direction === 'next'
-              ? client.get('/api/v1/readlists/{id}/books/{bookId}/next', inList)
-              : client.get('/api/v1/readlists/{id}/books/{bookId}/previous', inList));
-          }
-          const inSeries = { params: { bookId: id } };
-          return await (direction === 'next'
-            ? client.get('/api/v1/books/{bookId}/next', inSeries)
-            : client.get('/api/v1/books/{bookId}/previous', inSeries));
-        } catch (e) {
-          if (e instanceof ApiError && e.status === 404) return null;
-          throw e;
-        }
-      },
+      queryFn: () => fetchSibling(id, direction, readListId),
+    }),
+  /** The same neighbour for a reading session: fetched once, kept while the reader is open. */
+  readerSibling: (id: string, direction: 'next' | 'previous', readListId?: string) =>
+    queryOptions({
+      queryKey: bookKeys.readerSibling(id, direction, readListId),
+      queryFn: () => fetchSibling(id, direction, readListId),
+      staleTime: Infinity,
     }),
 };
+
+async function fetchSibling(id: string, direction: 'next' | 'previous', readListId?: string): Promise<BookDto | null> {
+  try {
+    if (readListId) {
+      const inList = { params: { id: readListId, bookId: id } };
+      return await (direction === 'next'
+        ? client.get('/api/v1/readlists/{id}/books/{bookId}/next', inList)
+        : client.get('/api/v1/readlists/{id}/books/{bookId}/previous', inList));
+    }
+    const inSeries = { params: { bookId: id } };
+    return await (direction === 'next'
+      ? client.get('/api/v1/books/{bookId}/next', inSeries)
+      : client.get('/api/v1/books/{bookId}/previous', inSeries));
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
 
 export const useBook = (id: string) => useQuery(bookQueries.detail(id));
 /** A page of `POST /api/v1/books/list`. */

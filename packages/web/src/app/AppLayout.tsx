@@ -48,6 +48,7 @@ import Badge from '@mui/material/Badge';
 import { analysisCondition, DEFAULT_STATUSES } from '../features/media/conditions';
 import { Logo } from '../components/Logo';
 import { LanguageSelect, ThemeSelect } from '../components/PreferenceSelects';
+import { useLocaleFollowsUser } from '../i18n/userLocale';
 import { LibraryActionsMenu } from '../features/libraries/LibraryActionsMenu';
 import { LibraryDialogsProvider, useLibraryActions } from '../features/libraries/LibraryDialogs';
 import { TaskIndicator } from '../features/libraries/TaskIndicator';
@@ -267,7 +268,7 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
           <NavItem to="/account/settings-ui" icon={<TuneIcon />} label={t('nav.myUiSettings')} />
           <ListItemButton onClick={onLogout}>
             <ListItemIcon>
-              <LogoutIcon />
+              <LogoutIcon sx={{ transform: (th) => (th.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
             </ListItemIcon>
             <ListItemText primary={t('nav.logout')} />
           </ListItemButton>
@@ -318,7 +319,10 @@ function AccountMenu({ onLogout }: { onLogout: () => void }) {
           }}
         >
           <ListItemIcon>
-            <LogoutIcon fontSize="small" />
+            <LogoutIcon
+              fontSize="small"
+              sx={{ transform: (th) => (th.direction === 'rtl' ? 'scaleX(-1)' : undefined) }}
+            />
           </ListItemIcon>
           {t('nav.logout')}
         </MenuItem>
@@ -337,6 +341,7 @@ export function AppLayout() {
 }
 
 function Shell() {
+  useLocaleFollowsUser();
   const { t } = useTranslation();
   const admin = isAdmin(useCurrentUser().data);
   const theme = useTheme();

@@ -53,7 +53,7 @@ export interface SortPreference {
 }
 
 export interface Preferences {
-  /** An interface language code; 'en' is also the fallback. */
+  /** The interface language the user chose; '' until they choose, when the browser's languages decide. */
   locale: string;
   theme: ThemePreference;
   webreader: WebReaderPreferences;
@@ -81,7 +81,7 @@ export interface Preferences {
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
-  locale: 'en',
+  locale: '',
   theme: 'system',
   webreader: {
     paged: { scale: 'screen', pageLayout: 'single' },

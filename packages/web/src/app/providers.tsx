@@ -6,7 +6,7 @@ import createCache from '@emotion/cache';
 import rtlPlugin from 'stylis-plugin-rtl';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import i18n, { FALLBACK_LOCALE, isLocale } from '../i18n';
+import i18n, { switchLocale, wantedLocale } from '../i18n';
 import { ApiError } from '../api/client';
 import { authKeys } from '../api/auth';
 import { usePreferences } from './preferences';
@@ -55,12 +55,11 @@ function useSystemPrefersDark(): boolean {
   return dark;
 }
 
-/** Follows the remembered locale; the document's lang and dir follow i18n (see i18n/index.ts). */
+/** Follows the chosen locale (or the browser's); the document's lang and dir follow i18n (see i18n/index.ts). */
 function useLocaleSync() {
   const locale = usePreferences((p) => p.locale);
   useEffect(() => {
-    const wanted = isLocale(locale) ? locale : FALLBACK_LOCALE;
-    if (i18n.language !== wanted) void i18n.changeLanguage(wanted);
+    void switchLocale(wantedLocale());
   }, [locale]);
 }
 

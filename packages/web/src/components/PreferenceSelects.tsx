@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
-import { LOCALES } from '../i18n';
+import { isLocale, LOCALES } from '../i18n';
+import { useChooseLocale } from '../i18n/userLocale';
 import { setPreference, usePreferences, type ThemePreference } from '../app/preferences';
 
 const THEMES: ThemePreference[] = ['light', 'dark', 'system'];
@@ -34,6 +35,7 @@ export function ThemeSelect() {
 export function LanguageSelect() {
   const { t, i18n } = useTranslation();
   const id = useId();
+  const choose = useChooseLocale();
   return (
     <TextField
       id={id}
@@ -42,7 +44,7 @@ export function LanguageSelect() {
       fullWidth
       label={t('common.language')}
       value={i18n.language}
-      onChange={(e) => setPreference('locale', e.target.value)}
+      onChange={(e) => isLocale(e.target.value) && choose(e.target.value)}
       slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
     >
       {LOCALES.map((l) => (

@@ -19,7 +19,7 @@ export const NONCE_PLACEHOLDER = 'QUIRE_CSP_NONCE';
  * The built web client (packages/web/dist) and the not-found handling of the whole server:
  * - unknown server paths (`/api`, `/opds`, `/sse`, `/actuator`, `/kobo`, `/koreader`) → Spring's JSON 404;
  * - requests outside the context path → 404;
- * - files of the build → served, `/assets/**` (hashed names) cached for a year;
+ * - files of the build → served, `/assets/**` (hashed names) cached for a year, brotli or gzip when accepted;
  * - any other GET → `index.html` (history-mode routes), with `<base href="{contextPath}/">` injected at
  *   serve time: the client finds the API from it, and the build's relative asset URLs resolve against it;
  *   and a fresh script nonce, the only way a script runs on the page (plugins/security-headers.ts).
@@ -35,6 +35,9 @@ export const webRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> = 
       prefix: '/',
       index: false,
       wildcard: true,
+      // The build writes .br and .gz beside each asset (packages/web/vite.config.ts): sent with Content-Encoding
+      // and Vary: Accept-Encoding to browsers that accept them.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
         const relative = path.slice(webDir.length).replace(/\\/g, '/');

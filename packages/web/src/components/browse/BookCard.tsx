@@ -1,5 +1,6 @@
 import type { BookDto } from '@quire/api';
 import { useTranslation } from 'react-i18next';
+import { formatFileSize } from '../../i18n/format';
 import { useCurrentUser } from '../../api/auth';
 import { useLibraries } from '../../api/libraries';
 import { BookActionsMenu, readerPath } from '../../features/items';
@@ -25,7 +26,7 @@ export const isRead = (book: BookDto) => !!book.readProgress?.completed;
 export const isInProgress = (book: BookDto) => !!book.readProgress && !book.readProgress.completed;
 
 export function BookCard({ book, showSeries, line = 'pages', readListId, onEdit, ...selection }: BookCardProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const format = useBrowseFormat();
   const me = useCurrentUser().data;
   const library = useLibraries().data?.find((l) => l.id === book.libraryId);
@@ -63,7 +64,7 @@ export function BookCard({ book, showSeries, line = 'pages', readListId, onEdit,
         subtitleTooltip = book.readProgress ? format.dateTime(book.readProgress.readDate) : undefined;
         break;
       case 'fileSize':
-        subtitle = book.size;
+        subtitle = formatFileSize(book.sizeBytes, i18n.language || undefined);
         break;
       default:
         subtitle = t('browse.book.pages', { count: book.media.pagesCount });

@@ -39,7 +39,9 @@ export function AccountPage() {
                 {me.isPending ? (
                   <Skeleton width={220} />
                 ) : (
-                  <Typography sx={{ wordBreak: 'break-all' }}>{me.data?.email}</Typography>
+                  <Typography sx={{ wordBreak: 'break-all' }}>
+                    <bdi>{me.data?.email}</bdi>
+                  </Typography>
                 )}
               </Box>
               <Box>

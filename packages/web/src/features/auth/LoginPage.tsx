@@ -132,6 +132,7 @@ export function LoginPage() {
                   helperText={errors.email ?? ' '}
                   inputRef={emailRef}
                   fullWidth
+                  slotProps={{ htmlInput: { dir: 'ltr' } }}
                 />
                 <TextField
                   label={t('auth.password')}

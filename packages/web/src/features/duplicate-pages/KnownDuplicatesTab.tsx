@@ -18,7 +18,8 @@ import {
 } from '../../api/page-hashes';
 import { ErrorState } from '../../components/ErrorState';
 import { useErrorText } from '../../components/dialogs';
-import { ACTIONS, BackupWarning, PageHashCard, useSizeFormat } from './shared';
+import { useFileSizeFormat } from '../../i18n/format';
+import { ACTIONS, BackupWarning, PageHashCard } from './shared';
 
 const PAGE_SIZE = 20;
 const SORTS = ['deleteSize', 'fileSize', 'deleteCount', 'matchCount', 'createdDate', 'lastModifiedDate'] as const;
@@ -32,7 +33,7 @@ type SortProperty = (typeof SORTS)[number];
 export function KnownDuplicatesTab() {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const formatSize = useSizeFormat();
+  const formatSize = useFileSizeFormat();
   const [actions, setActions] = useState<PageHashAction[]>(['DELETE_AUTO', 'DELETE_MANUAL']);
   const [sort, setSort] = useState<{ property: SortProperty; order: 'asc' | 'desc' }>({
     property: 'deleteSize',

@@ -10,6 +10,7 @@ import Tooltip from '@mui/material/Tooltip';
 import CheckIcon from '@mui/icons-material/Check';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { useTranslation } from 'react-i18next';
+import { FilePath } from '../../components/FilePath';
 import { usePageHashMatches, useDeleteMatch, type PageHashMatchDto } from '../../api/page-hashes';
 import { pageThumbnailUrl } from '../../api/reader';
 import { DataTable, sortParam, type DataColumn, type TableSort } from '../../components/DataTable';
@@ -32,8 +33,19 @@ export function MatchesDialog({ hash, onClose }: { hash: string; onClose: () => 
   const remove = useDeleteMatch();
 
   const columns: DataColumn<PageHashMatchDto>[] = [
-    { key: 'url', label: t('duplicates.columns.url'), sort: 'url', render: (m) => m.url, sx: { minWidth: 200 } },
-    { key: 'fileName', label: t('duplicates.columns.fileName'), sort: 'fileName', render: (m) => m.fileName },
+    {
+      key: 'url',
+      label: t('duplicates.columns.url'),
+      sort: 'url',
+      render: (m) => <FilePath path={m.url} />,
+      sx: { minWidth: 200 },
+    },
+    {
+      key: 'fileName',
+      label: t('duplicates.columns.fileName'),
+      sort: 'fileName',
+      render: (m) => <FilePath path={m.fileName} />,
+    },
     { key: 'page', label: t('duplicates.columns.pageNumber'), sort: 'pageNumber', render: (m) => m.pageNumber },
     {
       key: 'thumbnail',

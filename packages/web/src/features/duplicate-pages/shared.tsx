@@ -10,6 +10,7 @@ import Dialog from '@mui/material/Dialog';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { useFileSizeFormat } from '../../i18n/format';
 import type { PageHashAction } from '@quire/api/constants';
 import { MatchesDialog } from './MatchesDialog';
 
@@ -17,22 +18,6 @@ import { MatchesDialog } from './MatchesDialog';
 export const ACTIONS: readonly PageHashAction[] = ['IGNORE', 'DELETE_MANUAL', 'DELETE_AUTO'];
 
 /** Bytes as the user's language writes them (B, kB, MB, GB). */
-export function useSizeFormat(): (bytes: number) => string {
-  const { i18n } = useTranslation();
-  return (bytes) => {
-    const units = [
-      ['gigabyte', 1024 ** 3],
-      ['megabyte', 1024 ** 2],
-      ['kilobyte', 1024],
-    ] as const;
-    const [unit, scale] = units.find(([, s]) => bytes >= s) ?? (['byte', 1] as const);
-    return new Intl.NumberFormat(i18n.language || undefined, {
-      style: 'unit',
-      unit,
-      maximumFractionDigits: unit === 'byte' || unit === 'kilobyte' ? 0 : 1,
-    }).format(bytes / scale);
-  };
-}
 
 /** "Deleting duplicate pages will modify your files…", shown until dismissed. */
 export function BackupWarning() {
@@ -62,7 +47,7 @@ export function PageHashCard(props: {
   onDecide: (action: PageHashAction) => void;
 }) {
   const { t } = useTranslation();
-  const formatSize = useSizeFormat();
+  const formatSize = useFileSizeFormat();
   const [enlarged, setEnlarged] = useState(false);
   const [matchesOpen, setMatchesOpen] = useState(false);
   const label = t('duplicates.pageOf', { hash: props.hash });

@@ -19,7 +19,9 @@ import { useBook } from '../../api/books';
 import { useLibraries } from '../../api/libraries';
 import { readListQueries } from '../../api/readlists';
 import { usePageTitle } from '../../app/usePageTitle';
+import { FilePath } from '../../components/FilePath';
 import { translateServerMessage } from '../../i18n/errorMessage';
+import { formatFileSize } from '../../i18n/format';
 import { isInProgress, isRead, useLibraryUnavailable } from './availability';
 import { BookActionsMenu } from './BookActionsMenu';
 import { parseContext, type ItemContext } from './context';
@@ -306,7 +308,9 @@ export function BookDetail({ book, oneshot, context }: BookDetailProps) {
           }))}
         />
         <Divider sx={{ my: 2 }} />
-        <TextRow label={t('items.fields.size')}>{book.size}</TextRow>
+        <TextRow label={t('items.fields.size')}>
+          <bdi>{formatFileSize(book.sizeBytes, locale)}</bdi>
+        </TextRow>
         <TextRow label={t('items.fields.format')}>{status === 'UNKNOWN' ? '' : bookFormat(book.media)}</TextRow>
         {comment && (
           <TextRow label={t('items.fields.comment')}>
@@ -315,11 +319,15 @@ export function BookDetail({ book, oneshot, context }: BookDetailProps) {
             </Box>
           </TextRow>
         )}
-        <TextRow label={t('items.fields.isbn')}>{meta.isbn}</TextRow>
+        <TextRow label={t('items.fields.isbn')}>{meta.isbn && <bdi dir="ltr">{meta.isbn}</bdi>}</TextRow>
         {oneshot?.metadata.language && (
           <TextRow label={t('items.fields.language')}>{languageName(oneshot.metadata.language, locale)}</TextRow>
         )}
-        {roles.admin && <TextRow label={t('items.fields.file')}>{book.url}</TextRow>}
+        {roles.admin && (
+          <TextRow label={t('items.fields.file')}>
+            <FilePath path={book.url} />
+          </TextRow>
+        )}
         <TextRow label={t('items.fields.created')}>{formatDateTime(book.created, locale)}</TextRow>
         <TextRow label={t('items.fields.lastModified')}>{formatDateTime(book.lastModified, locale)}</TextRow>
 

@@ -172,7 +172,7 @@ describe('BooksBrowsePage', () => {
     const again = open();
     await waitFor(() => expect(query(again.location()).getAll('mediaStatus')).toEqual(['is:UNSUPPORTED']));
     expect(query(again.location()).get('sort')).toBe('fileSize,desc');
-    expect(await screen.findAllByText('1 KiB')).toHaveLength(2);
+    expect(await screen.findAllByText('1 kB')).toHaveLength(2); // 1024 bytes, in the browser's units
     await again.user.click(await screen.findByRole('button', { name: 'Filter and sort, 5 filters active' }));
     const drawer2 = await screen.findByRole('dialog', { name: 'Filter and sort' });
     await again.user.click(within(drawer2).getByRole('button', { name: 'Reset' }));

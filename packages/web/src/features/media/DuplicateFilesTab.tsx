@@ -9,7 +9,8 @@ import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from 
 import { useDateTimeFormat } from '../../components/dialogs';
 import { DeleteBooksDialog } from '../items/DeleteDialogs';
 import { ItemToastSlot } from '../items/toast';
-import { BookLink, FilePath, UnavailableChip, useLibraryNames } from './bookColumns';
+import { BookLink, UnavailableChip, useLibraryNames } from './bookColumns';
+import { FilePath } from '../../components/FilePath';
 
 /**
  * Duplicate files (ui.md §13.6): books whose files have the same hash and size, grouped by hash (the list is always

@@ -15,7 +15,8 @@ import { useLibraries } from '../../api/libraries';
 import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { translateServerMessage } from '../../i18n/errorMessage';
 import { ItemToastSlot } from '../items/toast';
-import { BookLink, FilePath, UnavailableChip, useLibraryNames } from './bookColumns';
+import { BookLink, UnavailableChip, useLibraryNames } from './bookColumns';
+import { FilePath } from '../../components/FilePath';
 import { analysisCondition, DEFAULT_STATUSES, STATUSES } from './conditions';
 import { SelectionActions, useAnalysisAction } from './useAnalysisAction';
 

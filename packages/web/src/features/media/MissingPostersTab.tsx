@@ -12,7 +12,8 @@ import { useSeriesWithoutPoster } from '../../api/series';
 import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { useActionErrorText } from '../items/errors';
 import { ItemToastSlot, showItemToast } from '../items/toast';
-import { BookLink, FilePath, SeriesLink, UnavailableChip } from './bookColumns';
+import { BookLink, SeriesLink, UnavailableChip } from './bookColumns';
+import { FilePath } from '../../components/FilePath';
 import { SelectionActions, useAnalysisAction } from './useAnalysisAction';
 
 /** ui.md §13.6: readable books with no selected poster. */

@@ -26,15 +26,6 @@ export function SeriesLink({ book }: { book: BookDto }) {
   );
 }
 
-/** Paths read left to right in any language, and break anywhere on a phone. */
-export function FilePath({ path }: { path: string }) {
-  return (
-    <span dir="ltr" style={{ wordBreak: 'break-all' }}>
-      {path}
-    </span>
-  );
-}
-
 /** Library names by id, for the Library column (the book lists carry only the id). */
 export function useLibraryNames(): (id: string) => string {
   const libraries = useLibraries();

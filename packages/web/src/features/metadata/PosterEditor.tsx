@@ -21,6 +21,7 @@ import FileUploadIcon from '@mui/icons-material/FileUpload';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import { useTranslation } from 'react-i18next';
+import { useFileSizeFormat } from '../../i18n/format';
 import { MAX_THUMBNAIL_UPLOAD_BYTES } from '@quire/api/constants';
 import { posterUrl, usePosters, type PosterChanges, type PosterDto, type PosterOwner } from '../../api/metadata';
 import { useErrorText } from '../../components/dialogs';
@@ -76,23 +77,6 @@ function useObjectUrl(file: File): string | null {
     return () => URL.revokeObjectURL(created);
   }, [file]);
   return url;
-}
-
-function useSizeFormat(): (bytes: number) => string {
-  const { i18n } = useTranslation();
-  return (bytes) => {
-    const [unit, value] =
-      bytes >= 1024 * 1024
-        ? (['megabyte', bytes / 1024 / 1024] as const)
-        : bytes >= 1024
-          ? (['kilobyte', bytes / 1024] as const)
-          : (['byte', bytes] as const);
-    return new Intl.NumberFormat(i18n.language || undefined, {
-      style: 'unit',
-      unit,
-      maximumFractionDigits: unit === 'megabyte' ? 1 : 0,
-    }).format(value);
-  };
 }
 
 export interface PosterEditorProps {
@@ -312,7 +296,7 @@ function QueuedCard(props: {
   onDelete: () => void;
 }) {
   const { t } = useTranslation();
-  const size = useSizeFormat();
+  const size = useFileSizeFormat();
   const src = useObjectUrl(props.poster.file);
   const tooBig = isTooBig(props.poster.file);
   return (
@@ -347,7 +331,7 @@ function StoredCard(props: {
   onToggleRemove: () => void;
 }) {
   const { t } = useTranslation();
-  const size = useSizeFormat();
+  const size = useFileSizeFormat();
   const { poster } = props;
   const typeKey = (['SIDECAR', 'GENERATED', 'USER_UPLOADED'] as const).find((k) => k === poster.type) ?? 'GENERATED';
   return (

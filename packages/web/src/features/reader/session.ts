@@ -78,8 +78,8 @@ export function useReaderBook(bookId: string, ctx: ReadingContext) {
   const series = useQuery({ ...seriesQueries.detail(loaded?.seriesId ?? ''), enabled: !!loaded });
   const readList = useQuery({ ...readListQueries.detail(ctx.readListId ?? ''), enabled: !!ctx.readListId });
   const readListId = ctx.readListId ?? undefined;
-  const next = useQuery({ ...bookQueries.sibling(bookId, 'next', readListId), enabled: !!loaded });
-  const previous = useQuery({ ...bookQueries.sibling(bookId, 'previous', readListId), enabled: !!loaded });
+  const next = useQuery({ ...bookQueries.readerSibling(bookId, 'next', readListId), enabled: !!loaded });
+  const previous = useQuery({ ...bookQueries.readerSibling(bookId, 'previous', readListId), enabled: !!loaded });
   return {
     /** The freshly fetched book, once there. */
     book: loaded,

@@ -9,7 +9,8 @@ import { parseSeriesGroups } from './series-groups';
  * - `webui.oauth2.hide_login`, `webui.oauth2.auto_login` (global, readable signed out): the login page, through
  *   `useOAuth2LoginSettings()` in `api/oauth2.ts`, which waits for them before any automatic login;
  * - `webui.series_groups` (global): the alphabetical navigation of the series browse;
- * - `webui.poster.stretch`, `webui.poster.blur_unread` (per user): every item card's poster.
+ * - `webui.poster.stretch`, `webui.poster.blur_unread` (per user): every item card's poster;
+ * - `webui.locale` (per user, Quire's own): the interface language, in `i18n/userLocale.ts`.
  */
 export const UI_SETTING_KEYS = {
   hideLogin: HIDE_LOGIN_SETTING,

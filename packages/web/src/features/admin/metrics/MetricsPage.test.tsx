@@ -38,7 +38,7 @@ function stubMetrics(metrics: Record<string, { tag?: string; figures: Figures }>
 }
 
 const libraries = [buildLibrary({ id: 'L1', name: 'Comics' }), buildLibrary({ id: 'L2', name: 'Manga' })];
-const MiB = 1024 * 1024;
+const MB = 1000 * 1000;
 
 /** The body rows of a card's table, each as the texts of its cells. */
 const rowsOf = (region: HTMLElement) =>
@@ -57,7 +57,7 @@ describe('metrics page', () => {
       },
       'komga.books.filesize': {
         tag: 'library',
-        figures: { '': { VALUE: 4 * MiB }, L1: { VALUE: 3 * MiB }, L2: { VALUE: MiB } },
+        figures: { '': { VALUE: 4 * MB }, L1: { VALUE: 3 * MB }, L2: { VALUE: MB } },
       },
       'komga.books': { tag: 'library', figures: { '': { VALUE: 5 }, L1: { VALUE: 4 }, L2: { VALUE: 1 } } },
       'komga.series': { tag: 'library', figures: { '': { VALUE: 3 }, L1: { VALUE: 2 }, L2: { VALUE: 1 } } },

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useLibraries } from '../../../api/libraries';
 import { useMetricBreakdown, useMetricTotal, type MetricBreakdown, type Statistics } from '../../../api/metrics';
-import { useSizeFormat } from '../../duplicate-pages/shared';
+import { useFileSizeFormat } from '../../../i18n/format';
 import { BarChartTable, ChartSkeleton, DonutChart, type ChartItem } from './charts';
 
 /** A card with its heading; the chart region is named by the heading. */
@@ -46,7 +46,7 @@ function useFormats() {
   return {
     count: (n: number) => number.format(n),
     seconds: (n: number) => (n < 10 ? tenths : whole).format(n),
-    bytes: useSizeFormat(),
+    bytes: useFileSizeFormat(),
   };
 }
 

@@ -223,7 +223,9 @@ function UserRow({ user, isSelf, onAction }: UserRowProps) {
         </ListItemAvatar>
         <Box sx={{ flexGrow: 1, minWidth: 0 }}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-            <Typography sx={{ wordBreak: 'break-all' }}>{user.email}</Typography>
+            <Typography sx={{ wordBreak: 'break-all' }}>
+              <bdi>{user.email}</bdi>
+            </Typography>
             {isSelf && <Chip size="small" color="primary" label={t('users.you')} />}
           </Stack>
           <Box sx={{ my: 0.5 }}>
