@@ -55,7 +55,14 @@ export default defineConfig({
         // English, the fallback, stays in the main bundle.
         manualChunks: (id) => {
           const code = /\/i18n\/locales\/([^/]+)\//.exec(id)?.[1];
-          return code && code !== 'en' ? `locale-${code}` : undefined;
+          if (code) return code !== 'en' ? `locale-${code}` : undefined;
+          // Libraries in a few chunks instead of ~70 small shared ones that a cold start fetched one after another
+          // (six connections at a time); those only some screens need stay apart and load with them.
+          if (!id.includes('/node_modules/')) return undefined;
+          if (/\/node_modules\/@readium\//.test(id)) return 'vendor-readium';
+          if (/\/node_modules\/(@visx|d3-[^/]+|internmap)\//.test(id)) return 'vendor-charts';
+          if (/\/node_modules\/(marked|dompurify)\//.test(id)) return 'vendor-markdown';
+          return 'vendor';
         },
       },
     },
