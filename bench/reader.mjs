@@ -4,11 +4,11 @@
 // runs before the reader's) to the first frame in which the next page's image is on screen, decoded: that frame's
 // requestAnimationFrame callback, then a task queued from it, which runs once the frame has been produced.
 // Reports the median and 95th percentile. Goal: p95 under 50 ms. Run `npm run build` first.
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumPath, CHROMIUM_ARGS, percentile } from './support/browser.mjs';
 import { makeJpegPages, writeZip } from './support/cbz.mjs';
 import { claim, createLibrary, openDatabase, sessionCookie, sleep, startServer } from './support/server.mjs';
 
@@ -16,21 +16,6 @@ const PAGES = 100;
 /** Time the reader is left on each page before the next press, as a reader would (preloading happens here). */
 const DWELL_MS = Number(process.env.BENCH_DWELL_MS ?? 300);
 const GOAL_P95_MS = 50;
-
-function chromiumPath() {
-  if (process.env.QUIRE_CHROMIUM) return process.env.QUIRE_CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim();
-    } catch {
-      // next name
-    }
-  }
-  throw new Error('chromium not found: apt-get install -y chromium (or set QUIRE_CHROMIUM)');
-}
-
-const percentile = (/** @type {number[]} */ sorted, /** @type {number} */ p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 /**
  * What the page-turn probe keeps on the reader's window: the page awaited, and the last turn's times.
@@ -77,7 +62,7 @@ try {
   const [name = '', value = ''] = (await sessionCookie(server.base, authorization)).split('=');
   browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: CHROMIUM_ARGS,
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addCookies([{ name, value, url: server.base }]);
