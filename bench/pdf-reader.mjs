@@ -46,7 +46,9 @@ for (const { data } of pages) {
 }
 await writeFile(join(root, 'Bench Series', 'Bench PDF.pdf'), await pdf.save());
 
+/** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
 let server;
+/** @type {import('playwright-core').Browser | undefined} */
 let browser;
 try {
   server = await startServer({ dataDir });
@@ -71,14 +73,16 @@ try {
   }
 
   const [name = '', value = ''] = (await sessionCookie(server.base, authorization)).split('=');
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  const chromiumBrowser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  browser = chromiumBrowser;
+  const base = server.base;
 
   /** First page and page turns of one book, in a fresh browser context (empty cache). */
   const measure = async (/** @type {string} */ bookId) => {
-    const context = await /** @type {import('playwright-core').Browser} */ (browser).newContext({
+    const context = await chromiumBrowser.newContext({
       viewport: { width: 1280, height: 900 },
     });
-    await context.addCookies([{ name, value, url: /** @type {{ base: string }} */ (server).base }]);
+    await context.addCookies([{ name, value, url: base }]);
     const page = await context.newPage();
     const shownPage = () =>
       page
@@ -88,7 +92,7 @@ try {
         })
         .catch(() => 0); // the document may still be loading
     const opened = performance.now();
-    await page.goto(`${/** @type {{ base: string }} */ (server).base}/book/${bookId}/read?page=1&incognito=true`, {
+    await page.goto(`${base}/book/${bookId}/read?page=1&incognito=true`, {
       waitUntil: 'commit',
     });
     while ((await shownPage()) !== 1) {
