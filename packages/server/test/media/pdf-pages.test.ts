@@ -36,6 +36,20 @@ describe('PdfPages', () => {
     await expect.poll(() => pages.queued).toEqual([]);
   });
 
+  it('starts no page ahead while a page asked for renders, even with a thread free', async () => {
+    const two = new PdfService({ workers: 2 });
+    try {
+      const pages = new PdfPages({ pdf: two, cache: null });
+      const asked = pages.page({ file, ...at(30) }, [at(31)]);
+      await expect.poll(() => pages.queued.map((p) => p.page)).toEqual([31]);
+      await asked;
+      // then it renders
+      await expect.poll(() => pages.queued).toEqual([]);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('answers a page rendered ahead, or asked for again, from the cache on disk', async () => {
     const dir = await tempDir();
     const pages = new PdfPages({ pdf, cache: new PdfPageCache(dir, 50 * 1024 * 1024) });

@@ -29,7 +29,7 @@ export class PdfPages {
   private readonly waiting: Job[] = [];
   /** Waiting or running, by key: a page asked for twice is rendered once. */
   private readonly jobs = new Map<string, Job>();
-  private running = 0;
+  private readonly running = new Set<Job>();
   private sequence = 0;
 
   constructor(private readonly d: { pdf: PdfService; cache: PdfPageCache | null }) {}
@@ -91,13 +91,18 @@ export class PdfPages {
     return job;
   }
 
+  /**
+   * Starts what waits, while the pool has a free thread: pages asked for first; a page ahead only once no page asked
+   * for is rendering, so that one has the machine's cores to itself (the browser showing it needs one too).
+   */
   private next(): void {
-    while (this.running < this.d.pdf.threads && this.waiting.length > 0) {
+    while (this.running.size < this.d.pdf.threads && this.waiting.length > 0) {
       this.waiting.sort(byPriority);
+      if (!this.waiting[0]!.asked && [...this.running].some((j) => j.asked)) return;
       const job = this.waiting.shift()!;
-      this.running++;
+      this.running.add(job);
       void this.render(job).finally(() => {
-        this.running--;
+        this.running.delete(job);
         this.jobs.delete(job.key);
         this.next();
       });
