@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath, percentile } from './support/browser.mjs';
+import { chromiumPath, CHROMIUM_ARGS, percentile } from './support/browser.mjs';
 import { makeJpegPages, writeZip } from './support/cbz.mjs';
 import { claim, createLibrary, openDatabase, sessionCookie, sleep, startServer } from './support/server.mjs';
 

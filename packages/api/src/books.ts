@@ -117,6 +117,12 @@ export const BookPageQuery = Type.Object({
   convert: Type.Optional(Type.String()),
   zero_based: Type.Optional(Type.Boolean()),
   contentNegotiation: Type.Optional(Type.Boolean()),
+  /**
+   * Quire's own: the width in pixels the client draws the page at. A PDF page is rendered that wide (rounded up to a
+   * multiple of 256, never wider than without it) instead of 3200 px on its shorter side; other pages are served as
+   * they are.
+   */
+  width: Type.Optional(Type.Integer({ minimum: 1, maximum: 16384 })),
 });
 export type BookPageQuery = Static<typeof BookPageQuery>;
 

@@ -23,6 +23,7 @@ import { answerFrameworkError, registerErrorHandling } from './http/plugins/erro
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
 import { PdfService } from './media/pdf/index.js';
+import { PdfPageCache, PdfPages } from './media/pdf/pages.js';
 import { closeWorkerPools } from './media/workers.js';
 import { BookQueries } from './db/queries/books.js';
 import { SeriesQueries } from './db/queries/series.js';
@@ -157,7 +158,18 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     series: new SeriesQueries(db),
     media,
     analyzer: new BookAnalyzer({ media, pdf, events, files, tasks }),
-    pages: new BookPages({ media, pdf, files }),
+    pages: new BookPages({
+      media,
+      pdf,
+      files,
+      pdfPages: new PdfPages({
+        pdf,
+        cache:
+          config.pdfPageCacheBytes > 0
+            ? new PdfPageCache(join(config.dataDir, 'cache', 'pdf-pages'), config.pdfPageCacheBytes)
+            : null,
+      }),
+    }),
     hasher: new BookHasher({ media, libraries: libraryRepository, files }),
   };
   // Metadata: refresh tasks read ComicInfo.xml, OPF, series.json and barcodes; edits come from the API.

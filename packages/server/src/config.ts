@@ -28,6 +28,8 @@ export interface Config {
   sessionLifetimeMs: number;
   /** New passwords (claim, user creation, password change) are at least this many characters long. */
   passwordMinLength: number;
+  /** Rendered PDF pages kept on disk under the data dir, at most this many bytes; 0: none (QUIRE_PDF_PAGE_CACHE_MB). */
+  pdfPageCacheBytes: number;
   /** What one book may cost in entries, inflated bytes and decoded pixels (media/limits.ts). */
   mediaLimits: MediaLimits;
   /**
@@ -102,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: parseTrustedProxies(env.QUIRE_TRUSTED_PROXIES ?? 'loopback'),
     sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
+    pdfPageCacheBytes: Math.round(nonNegativeNumber(env, 'QUIRE_PDF_PAGE_CACHE_MB', 512) * 1024 * 1024),
     mediaLimits: loadMediaLimits(env),
     ...loadLogin(env),
     announcements: {
@@ -268,6 +271,12 @@ export function parseTrustedProxies(value: string): string[] {
 function positiveNumber(env: Record<string, string | undefined>, name: string, fallback: number): number {
   const value = env[name] === undefined || env[name] === '' ? fallback : Number(env[name]);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${env[name]}`);
+  return value;
+}
+
+function nonNegativeNumber(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const value = env[name] === undefined || env[name] === '' ? fallback : Number(env[name]);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be 0 or a positive number, got ${env[name]}`);
   return value;
 }
 

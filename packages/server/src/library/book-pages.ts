@@ -14,7 +14,14 @@ import {
 } from '../media/images.js';
 import { bufferedBytes, MediaLimitError, mediaLimits } from '../media/limits.js';
 import { MediaError, type ContainerReader } from '../media/types.js';
-import { PDF_RENDER_MEDIA_TYPE, pdfRenderSize, PdfError, type PdfService } from '../media/pdf/index.js';
+import {
+  PDF_RENDER_MEDIA_TYPE,
+  pdfRenderSize,
+  pdfRenderSizeForWidth,
+  PdfError,
+  type PdfService,
+} from '../media/pdf/index.js';
+import type { PdfPageAhead, PdfPages } from '../media/pdf/pages.js';
 import { mediaProfileOf, type EpubExtension } from './book-analyzer.js';
 import type { LibraryFiles } from './library-files.js';
 
@@ -61,6 +68,14 @@ export function fontMediaType(path: string): string | null {
   return (extension && FONT_MEDIA_TYPES.get(extension)) || null;
 }
 
+/** How a page is asked for: converted to another format, a PDF page as a one-page PDF or drawn this many pixels wide. */
+export interface PageOptions {
+  convert?: 'jpeg' | 'png';
+  pdf?: boolean;
+  width?: number;
+  signal?: AbortSignal;
+}
+
 /** The file a page is read from (resolved and checked by the caller) and its analysed media type. */
 export interface PageSource {
   file: string;
@@ -78,7 +93,9 @@ const tooLarge = (message: string) => new QuireError(422, message);
  * Callers check access first; these methods check the media state and the page number.
  */
 export class BookPages {
-  constructor(private readonly d: { media: MediaRepository; pdf: PdfService; files: LibraryFiles }) {}
+  constructor(
+    private readonly d: { media: MediaRepository; pdf: PdfService; pdfPages: PdfPages; files: LibraryFiles },
+  ) {}
 
   async list(book: BookFileView): Promise<ListedPage[]> {
     if (book.media.status !== 'READY') {
@@ -102,15 +119,35 @@ export class BookPages {
   /**
    * Page `number` (1-based) as an image: the entry streamed as it is, or a rendered JPEG for PDF; converted
    * (in memory, within the buffer budget) when `convert` names another format. With `pdf: true` a PDF page comes
-   * as a one-page PDF instead.
+   * as a one-page PDF instead. A PDF page is rendered `width` pixels wide when given (no wider than without it);
+   * with `reading`, the pages around it are rendered ahead for the reader's next turns.
    */
   async page(
     book: BookFileView,
     number: number,
-    opts: { convert?: 'jpeg' | 'png'; pdf?: boolean; signal?: AbortSignal } = {},
+    opts: PageOptions & { reading?: boolean } = {},
   ): Promise<Content | StreamedContent> {
     const page = await this.pageRow(book, number);
-    return this.pageOfFile(await this.sourceOf(book), page, number, opts);
+    const ahead =
+      opts.reading && mediaProfileOf(book.media.mediaType) === 'PDF'
+        ? await this.pdfAhead(book, number, opts.width)
+        : [];
+    return this.pageOfFile(await this.sourceOf(book), page, number, { ...opts, ahead });
+  }
+
+  /**
+   * The PDF pages a reader at page `number` turns to next, in the order it asks for them (next, previous, the one
+   * after next), at the same width.
+   */
+  private async pdfAhead(book: BookFileView, number: number, width?: number): Promise<PdfPageAhead[]> {
+    const ahead: PdfPageAhead[] = [];
+    for (const n of [number + 1, number - 1, number + 2]) {
+      if (n < 1 || n > book.media.pageCount) continue;
+      const row = await this.d.media.page(book.id, n - 1);
+      if (row?.width && row.height)
+        ahead.push({ page: n, ...pdfRenderSizeForWidth({ width: row.width, height: row.height }, width) });
+    }
+    return ahead;
   }
 
   /**
@@ -121,7 +158,7 @@ export class BookPages {
     source: PageSource,
     page: StoredPage,
     number: number,
-    opts: { convert?: 'jpeg' | 'png'; pdf?: boolean; signal?: AbortSignal } = {},
+    opts: PageOptions & { ahead?: readonly PdfPageAhead[] } = {},
   ): Promise<Content | StreamedContent> {
     const file = source.file;
     if (mediaProfileOf(source.mediaType) === 'PDF') {
@@ -133,11 +170,20 @@ export class BookPages {
           if (!(e instanceof PdfError && e.kind === 'encrypted')) throw mapPdfError(e);
         }
       }
-      const dimension = page.width && page.height ? { width: page.width, height: page.height } : undefined;
-      const rendered = await this.d.pdf.renderPage(file, number, { dimension }).catch((e: unknown) => {
+      const dimension =
+        page.width && page.height
+          ? { width: page.width, height: page.height }
+          : (
+              await this.d.pdf.info(file).catch((e: unknown) => {
+                throw mapPdfError(e);
+              })
+            ).pages[number - 1];
+      if (!dimension) throw noSuchPage();
+      const size = pdfRenderSizeForWidth(dimension, opts.width);
+      const bytes = await this.d.pdfPages.page({ file, page: number, ...size }, opts.ahead).catch((e: unknown) => {
         throw mapPdfError(e);
       });
-      return this.converted({ bytes: rendered.bytes, mediaType: rendered.mediaType }, opts.convert, opts.signal);
+      return this.converted({ bytes, mediaType: PDF_RENDER_MEDIA_TYPE }, opts.convert, opts.signal);
     }
     const convert = opts.convert;
     if (convert && needsConversion(page.mediaType, convert)) {
@@ -177,7 +223,8 @@ export class BookPages {
   /** Longest edge 300 px, JPEG. */
   async thumbnail(book: BookFileView, number: number, opts: { signal?: AbortSignal } = {}): Promise<Content> {
     if (mediaProfileOf(book.media.mediaType) === 'PDF') {
-      return this.thumbnailOf((await this.page(book, number, opts)) as Content, opts.signal);
+      // rendered no wider than the thumbnail needs (its longest edge is 300 px whichever way the page is turned)
+      return this.thumbnailOf((await this.page(book, number, { ...opts, width: 300 })) as Content, opts.signal);
     }
     const page = await this.pageRow(book, number);
     return this.inMemory(

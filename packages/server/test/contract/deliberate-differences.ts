@@ -99,6 +99,8 @@ export const DELIBERATE_DIFFERENCES: Record<string, Record<string, string>> = {
       "An Accept header is one text on the wire; Komga's document gives Spring's parsed list of media types",
     'parameter query convert: enum [] ≠ [jpeg, png]':
       "Read in any letter case and ignored when empty (api.md §1.9); any other value is refused with Komga's message",
+    'parameter query width: extra':
+      "Quire's own: the web reader asks for a PDF page at the width it draws it, not 3200 px (issue 18); without it, Komga's page",
   },
   getBookPageRawByNumber: pageNumbering,
   getBookPageThumbnailByNumber: pageNumbering,

@@ -241,6 +241,19 @@ describe('pages', () => {
     await raw.arrayBuffer();
   });
 
+  it('renders a PDF page at the width the reader asks for (rounded up to 256 px, never wider than without it)', async () => {
+    const narrow = await as(admin, `/api/v1/books/${ids.pdf}/pages/2?width=700`);
+    expect(narrow.headers.get('content-type')).toBe('image/jpeg');
+    expect(imageSize(new Uint8Array(await narrow.arrayBuffer()))).toMatchObject({ width: 768, height: 994 });
+    const wide = await as(admin, `/api/v1/books/${ids.pdf}/pages/2?width=9000`);
+    expect(imageSize(new Uint8Array(await wide.arrayBuffer()))).toMatchObject({ width: 3200, height: 4141 });
+    expect(await status(as(admin, `/api/v1/books/${ids.pdf}/pages/2?width=0`))).toBe(400);
+    // other pages are served as they are
+    const cbz = await as(admin, `/api/v1/books/${ids.cbz}/pages/1`);
+    const cbzNarrow = await as(admin, `/api/v1/books/${ids.cbz}/pages/1?width=100`);
+    expect(Buffer.from(await cbzNarrow.arrayBuffer())).toEqual(Buffer.from(await cbz.arrayBuffer()));
+  });
+
   it('serves the pages of a Divina EPUB', async () => {
     const res = await as(admin, `/api/v1/books/${ids.divina}/pages/2`);
     expect(res.headers.get('content-type')).toBe('image/png');

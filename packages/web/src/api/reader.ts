@@ -28,12 +28,20 @@ const SHOWN_AS_IS = new Set([
 
 export const browserShows = (mediaType: string) => SHOWN_AS_IS.has(mediaType.toLowerCase());
 
-/** The image of page `n` (1-based); `convert` asks the server for a JPEG. */
-export function pageUrl(bookId: string, n: number, opts: { convert?: boolean; download?: boolean } = {}): string {
+/**
+ * The image of page `n` (1-based); `convert` asks the server for a JPEG; `width` (device pixels, Quire's own
+ * parameter) has a PDF page rendered no wider than it is drawn.
+ */
+export function pageUrl(
+  bookId: string,
+  n: number,
+  opts: { convert?: boolean; download?: boolean; width?: number } = {},
+): string {
   return operationUrl('/api/v1/books/{bookId}/pages/{pageNumber}', {
     params: { bookId, pageNumber: n },
     query: {
       convert: opts.convert ? 'jpeg' : undefined,
+      width: opts.width,
       // A download must get the page's own bytes, never a PDF page cut out of a PDF book.
       contentNegotiation: opts.download ? false : undefined,
     },

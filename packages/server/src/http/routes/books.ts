@@ -293,8 +293,15 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
       const n = req.params.pageNumber + (req.query.zero_based ? 1 : 0);
       const negotiate = req.query.contentNegotiation !== false;
       const pdf = negotiate && mediaProfileOf(book.media.mediaType) === 'PDF' && prefersPdf(req.headers.accept);
-      if (await cached(req, reply, book, ['page', n, convert, pdf])) return reply;
-      const content = await books.pages.page(book, n, { convert, pdf, signal: untilClientLeaves(reply) });
+      const width = req.query.width;
+      if (await cached(req, reply, book, ['page', n, convert, pdf, width])) return reply;
+      const content = await books.pages.page(book, n, {
+        convert,
+        pdf,
+        ...(width ? { width } : {}),
+        reading: true,
+        signal: untilClientLeaves(reply),
+      });
       return sendContent(reply, content, pageFileName(book.name, n, content.mediaType));
     },
     getBookPageRawByNumber: async (req, reply) => {

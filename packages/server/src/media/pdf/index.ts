@@ -51,6 +51,24 @@ export function pdfRenderSize(
   return { width, height };
 }
 
+/** Widths a reader asks for are rounded up to a multiple of this: nearby screens share one cached render. */
+export const PDF_WIDTH_STEP = 256;
+
+/**
+ * The size of a page rendered for a reader that draws it `width` pixels wide (Quire's `width` parameter): that width
+ * rounded up to {@link PDF_WIDTH_STEP}, never larger than {@link pdfRenderSize} (what is served without a width).
+ */
+export function pdfRenderSizeForWidth(
+  dim: { width: number; height: number },
+  width?: number,
+): { width: number; height: number } {
+  const full = pdfRenderSize(dim);
+  if (!width) return full;
+  const wanted = Math.ceil(width / PDF_WIDTH_STEP) * PDF_WIDTH_STEP;
+  if (wanted >= full.width) return full;
+  return { width: wanted, height: Math.max(1, Math.round((full.height * wanted) / full.width)) };
+}
+
 export interface PdfServiceOptions {
   /** Worker threads (default min(2, cores)). */
   workers?: number;
@@ -109,6 +127,11 @@ export class PdfService {
     });
   }
 
+  /** Worker threads at most: how many renders run at once. */
+  get threads(): number {
+    return this.opts.workers;
+  }
+
   /** Worker threads started so far (tests check that retired ones were replaced). */
   get started(): number {
     return this.pool.started;
@@ -126,20 +149,29 @@ export class PdfService {
 
   /**
    * Renders page `page` (1-based) as JPEG, shorter side {@link PDF_RESOLUTION} px (engine.md §4.4) unless
-   * `resolution` asks for fewer (posters). Pass the stored page dimension to skip the size lookup.
+   * `resolution` asks for fewer (posters), or `size` gives the bitmap's size. Pass the stored page dimension to skip
+   * the size lookup.
    */
   async renderPage(
     file: string,
     page: number,
-    opts: { dimension?: { width: number; height: number }; quality?: number; resolution?: number } = {},
+    opts: {
+      dimension?: { width: number; height: number };
+      quality?: number;
+      resolution?: number;
+      size?: { width: number; height: number };
+    } = {},
   ): Promise<{ bytes: Buffer; mediaType: string; width: number; height: number }> {
-    let dim = opts.dimension;
-    if (!dim) {
-      const info = await this.info(file);
-      dim = info.pages[page - 1];
-      if (!dim) throw new PdfError('page-range', `No page ${page}`);
+    let size = opts.size;
+    if (!size) {
+      let dim = opts.dimension;
+      if (!dim) {
+        const info = await this.info(file);
+        dim = info.pages[page - 1];
+        if (!dim) throw new PdfError('page-range', `No page ${page}`);
+      }
+      size = pdfRenderSize(dim, Math.min(opts.resolution ?? PDF_RESOLUTION, PDF_RESOLUTION));
     }
-    const size = pdfRenderSize(dim, Math.min(opts.resolution ?? PDF_RESOLUTION, PDF_RESOLUTION));
     const res = await this.call(
       { op: 'render', file, page, ...size, quality: opts.quality ?? 90 },
       this.opts.renderTimeoutMs,

@@ -441,6 +441,7 @@ function DivinaSession(props: DivinaSessionProps) {
       ) : (
         <PagedView
           bookId={book.id}
+          rendered={book.media.mediaProfile === 'PDF'}
           pages={pages}
           spreads={spreads}
           current={spreadIndex}

@@ -11,6 +11,10 @@ export interface PageImageProps {
   entry?: BookPageDto;
   /** Give the image its source: pages far from the current one wait. */
   load: boolean;
+  /** The width the page is drawn at, in device pixels, for a page rendered by the server (PDF). */
+  width?: number;
+  /** The image has arrived, or failed for good: the next page may be asked for. */
+  onSettled?: (page: number) => void;
   style: CSSProperties;
 }
 
@@ -18,7 +22,15 @@ export interface PageImageProps {
  * One page image. Pages the browser cannot show are asked for as JPEG; a page that fails to decode as stored is asked
  * for again as JPEG. Once loaded, the image is decoded ahead of being shown, so turning to it paints at once.
  */
-export const PageImage = memo(function PageImage({ bookId, page, entry, load, style }: PageImageProps) {
+export const PageImage = memo(function PageImage({
+  bookId,
+  page,
+  entry,
+  load,
+  width,
+  onSettled,
+  style,
+}: PageImageProps) {
   const { t } = useTranslation();
   const [convert, setConvert] = useState(() => !!entry && !browserShows(entry.mediaType));
   if (isBlank(page)) {
@@ -26,16 +38,20 @@ export const PageImage = memo(function PageImage({ bookId, page, entry, load, st
   }
   return (
     <img
-      src={load ? pageUrl(bookId, page.number, { convert }) : undefined}
+      src={load ? pageUrl(bookId, page.number, { convert, width }) : undefined}
       width={page.width ?? undefined}
       height={page.height ?? undefined}
       alt={t('reader.pageAlt', { page: page.number })}
       draggable={false}
       decoding="async"
       style={style}
-      onLoad={(e) => void e.currentTarget.decode?.().catch(() => undefined)}
+      onLoad={(e) => {
+        onSettled?.(page.number);
+        void e.currentTarget.decode?.().catch(() => undefined);
+      }}
       onError={() => {
         if (!convert) setConvert(true);
+        else onSettled?.(page.number);
       }}
     />
   );

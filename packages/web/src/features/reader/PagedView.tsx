@@ -1,9 +1,11 @@
 import {
   memo,
+  useCallback,
   useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
+  useState,
   type CSSProperties,
   type MouseEvent,
   type PointerEvent,
@@ -13,7 +15,7 @@ import type { PagedScale } from '../../app/preferences';
 import type { BookPageDto } from '../../api/reader';
 import { pagedTapAction, swipeMove, type PagedDirection, type TapAction } from './controls';
 import { PageImage } from './PageImage';
-import type { Spread } from './spreads';
+import { isBlank, type Spread, type SpreadPage } from './spreads';
 
 /** Slides this far from the current one are in the page, their images loading and decoding ahead of time. */
 export const PRELOAD_DISTANCE = 2;
@@ -21,6 +23,8 @@ const TRANSITION = 'transform 220ms cubic-bezier(0.2, 0, 0, 1)';
 
 export interface PagedViewProps {
   bookId: string;
+  /** The server renders the pages (PDF): they are asked for at the width they are drawn at. */
+  rendered: boolean;
   pages: readonly BookPageDto[];
   spreads: readonly Spread[];
   current: number;
@@ -54,8 +58,23 @@ function imageStyle(scale: PagedScale, count: number, index: number, direction: 
   }
 }
 
+/**
+ * The width in device pixels a page of a slide of `count` pages is drawn at with `scale` in this window, or undefined
+ * when it is drawn at its own size.
+ */
+function drawnWidth(scale: PagedScale, count: number, page: SpreadPage): number | undefined {
+  if (scale === 'original' || !page.width || !page.height) return undefined;
+  const boxWidth = window.innerWidth / count;
+  const byHeight = (window.innerHeight * page.width) / page.height;
+  const css = scale === 'screen' ? Math.min(boxWidth, byHeight) : scale === 'height' ? byHeight : boxWidth;
+  return Math.ceil(css * (window.devicePixelRatio || 1));
+}
+
 interface SlideProps {
   bookId: string;
+  rendered: boolean;
+  load: boolean;
+  onSettled: (page: number) => void;
   spread: Spread;
   entries: ReadonlyMap<number, BookPageDto>;
   offset: number;
@@ -64,7 +83,8 @@ interface SlideProps {
   animate: boolean;
 }
 
-const Slide = memo(function Slide({ bookId, spread, entries, offset, direction, scale, animate }: SlideProps) {
+const Slide = memo(function Slide(props: SlideProps) {
+  const { bookId, spread, entries, offset, direction, scale, animate } = props;
   const ref = useRef<HTMLDivElement>(null);
   const isCurrent = offset === 0;
   // A page turn starts at the top of the new page (and at its right edge in right-to-left).
@@ -119,7 +139,9 @@ const Slide = memo(function Slide({ bookId, spread, entries, offset, direction, 
             bookId={bookId}
             page={page}
             entry={entries.get(page.number)}
-            load
+            load={props.load}
+            {...(props.rendered ? { width: drawnWidth(scale, spread.length, page) } : {})}
+            onSettled={props.onSettled}
             style={images[index]!}
           />
         ))}
@@ -165,6 +187,24 @@ export function PagedView(props: PagedViewProps) {
     onAction(pagedTapAction((e.clientX - box.left) / box.width, (e.clientY - box.top) / box.height, direction));
   };
 
+  // One slide's images at a time, the current slide first, then the next, the previous, and the farther ones: a page
+  // the server renders (PDF) is not queued behind its neighbours. A slide once given its images keeps them.
+  const [settled, setSettled] = useState<ReadonlySet<string>>(() => new Set());
+  const onSettled = useCallback(
+    (page: number) =>
+      setSettled((s) => (s.has(`${props.bookId}/${page}`) ? s : new Set(s).add(`${props.bookId}/${page}`))),
+    [props.bookId],
+  );
+  const started = useRef({ bookId: props.bookId, slides: new Set<number>() });
+  if (started.current.bookId !== props.bookId) started.current = { bookId: props.bookId, slides: new Set() };
+  let free = true;
+  for (const i of [current, current + 1, current - 1, current + 2, current - 2]) {
+    const spread = spreads[i];
+    if (!spread) continue;
+    if (free) started.current.slides.add(i);
+    if (!spread.every((p) => isBlank(p) || settled.has(`${props.bookId}/${p.number}`))) free = false;
+  }
+
   const slides = [];
   for (
     let i = Math.max(0, current - PRELOAD_DISTANCE);
@@ -175,6 +215,9 @@ export function PagedView(props: PagedViewProps) {
       <Slide
         key={i}
         bookId={props.bookId}
+        rendered={props.rendered}
+        load={started.current.slides.has(i)}
+        onSettled={onSettled}
         spread={spreads[i]!}
         entries={entries.current}
         offset={i - current}
