@@ -174,9 +174,17 @@ describe('accessibility: axe-core on every screen and dialog, light and dark, en
         await page.getByRole('dialog').last().waitFor();
         await check(`dialog: ${name}`, '[role="dialog"]');
         await page.keyboard.press('Escape');
-        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+        await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
         await settle(page);
-        if (!(await opener.evaluate((el) => el === document.activeElement))) {
+        // MUI gives the focus back when the dialog has gone; on a loaded machine that can take a moment.
+        const back = await expect
+          .poll(() => opener.evaluate((el) => el === document.activeElement), { timeout: 5_000 })
+          .toBe(true)
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!back) {
           const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? 'nothing');
           problems.push(`[${lang}/${theme}] closing "${name}" left the focus on ${focused}`);
         }
@@ -271,20 +279,30 @@ describe('accessibility: axe-core on every screen and dialog, light and dark, en
       const readers = [
         { name: 'comic reader', path: `/book/${alpha.id}/read`, ready: '[data-current] img' },
         { name: 'PDF reader', path: `/book/${ids['two_pages']!.id}/read`, ready: '[data-current] img' },
-        { name: 'EPUB reader', path: `/book/${ids['The Golden Harpoon']!.id}/read-epub`, ready: 'iframe' },
+        {
+          name: 'EPUB reader',
+          path: `/book/${ids['The Golden Harpoon']!.id}/read-epub`,
+          ready: 'iframe >> visible=true',
+        },
       ];
       for (const reader of readers) {
         await navigate(page, reader.path);
         await page.locator(reader.ready).first().waitFor();
-        await page.keyboard.press('m');
-        await page.getByRole('button', { name: L('reader.closeBook') }).waitFor();
+        // `m` shows the toolbars once the reader listens (the EPUB one, once its navigator is ready): pressed again
+        // if they have not come after a while.
+        const close = page.getByRole('button', { name: L('reader.closeBook') });
+        for (let tries = 0; !(await close.isVisible()); tries++) {
+          if (tries === 10) throw new Error(`${reader.name}: the toolbars never showed`);
+          await page.keyboard.press('m');
+          await close.waitFor({ timeout: 3_000 }).catch(() => undefined);
+        }
         await check(reader.name);
         for (const key of ['s', 'h']) {
           await page.keyboard.press(key);
           await page.getByRole('dialog').last().waitFor();
           await check(`${reader.name} ${key === 's' ? 'settings' : 'help'}`, '[role="dialog"]');
           await page.keyboard.press('Escape');
-          await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+          await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
         }
       }
 
@@ -315,7 +333,7 @@ describe('accessibility: axe-core on every screen and dialog, light and dark, en
       await page.getByRole('dialog').waitFor();
       const help = await dialogFade();
       await page.keyboard.press('Escape');
-      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await expect.poll(() => page.getByRole('dialog').count(), { timeout: 10_000 }).toBe(0);
       return { turned, help };
     };
 

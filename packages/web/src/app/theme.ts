@@ -23,8 +23,8 @@ export const COLORS = {
 
 /**
  * Light theme's status colours as text on white and under white text: MUI's info `#0288d1` (3.86:1) and warning
- * `#ed6c02` (3.11:1) fail AA, these pass (5.94:1, 5.02:1; the info one 4.99:1 on a selected list item's grey too). The dark theme's defaults pass as text on its dark
- * backgrounds; their text colour comes from `contrastThreshold` below.
+ * `#ed6c02` (3.11:1) fail AA, these pass (5.94:1, 5.02:1; the info one 4.99:1 on a selected list item's grey too).
+ * The dark theme's defaults pass as text on its dark backgrounds; their text colour comes from `contrastThreshold`.
  */
 const LIGHT_STATUS = { info: { main: '#0268a6' }, warning: { main: '#b45309' } };
 
