@@ -1,7 +1,6 @@
-import { copyFile, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
@@ -10,13 +9,13 @@ import { jsonFeed, startFeedServer, type FeedServer } from '../../packages/serve
 import { formatViolations, isBlocking, navigate, runAxe, settle, tr, type Violation } from '../support/a11y.js';
 import { launchBrowser, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
+import { analysedBooks, claimServer, writeLibraryFiles, type BookRow, type LibraryFiles } from '../support/library.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'a11y@example.org';
 const PASSWORD = 'a11y-secret';
 const OTHER_USER = 'reader@example.org';
 const LIBRARY = 'Accessible Comics';
-const basic = `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`;
 
 async function cbz(pages: number, seed: number): Promise<Buffer> {
   const entries = [];
@@ -26,7 +25,7 @@ async function cbz(pages: number, seed: number): Promise<Buffer> {
   return zipBuffer(entries);
 }
 
-const FILES: Record<string, () => Promise<Buffer> | string> = {
+const FILES: LibraryFiles = {
   'Alpha/Alpha 001.cbz': () => cbz(3, 1),
   'Alpha/Alpha 002.cbz': () => cbz(3, 2),
   'Beta/Beta 001.cbz': () => cbz(2, 3),
@@ -34,13 +33,6 @@ const FILES: Record<string, () => Promise<Buffer> | string> = {
     fixture('epub/The Golden Harpoon; Or, Lost Among the Floes A Story of the Whaling Grounds.epub'),
   'Papers/two_pages.pdf': () => fixture('pdf/two_pages.pdf'),
 };
-
-interface BookRow {
-  id: string;
-  name: string;
-  seriesId: string;
-  status: string;
-}
 
 /**
  * axe-core on every screen and dialog of the client, in light and dark, in English and Arabic (chosen in the login
@@ -56,70 +48,29 @@ describe('accessibility: axe-core on every screen and dialog, light and dark, en
   let page: Page;
   let root: string;
   let libraryId: string;
-  const ids: Record<string, BookRow> = {};
-
-  const api = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${server.url}${path}`, {
-      ...init,
-      headers: { Authorization: basic, 'Content-Type': 'application/json', ...init.headers },
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-  };
+  let ids: Record<string, BookRow>;
 
   beforeAll(async () => {
     feed = await startFeedServer(
       jsonFeed([{ id: 'news', title: 'Quire news', content_html: '<p>Plain news.</p>', tags: [] }]),
     );
     server = await startServer({ QUIRE_ANNOUNCEMENTS_URL: feed.url });
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    const basic = await claimServer(server, EMAIL, PASSWORD);
+    const post = (path: string, body: object) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { Authorization: basic, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-a11y-')));
-    for (const [rel, make] of Object.entries(FILES)) {
-      const path = join(root, rel);
-      await mkdir(join(path, '..'), { recursive: true });
-      const made = await make();
-      if (typeof made === 'string') await copyFile(made, path);
-      else await writeFile(path, made);
-    }
-    const created = await api<{ id: string }>('/api/v1/libraries', {
-      method: 'POST',
-      body: JSON.stringify({ name: LIBRARY, root }),
-    });
+    await writeLibraryFiles(root, FILES);
+    const created = await post('/api/v1/libraries', { name: LIBRARY, root });
     expect(created.status).toBe(200);
-    libraryId = created.body.id;
-    const user = await api('/api/v2/users', {
-      method: 'POST',
-      body: JSON.stringify({ email: OTHER_USER, password: 'reader-secret', roles: [] }),
-    });
+    libraryId = ((await created.json()) as { id: string }).id;
+    // A second user, whose roles and restrictions the admin's dialogs edit.
+    const user = await post('/api/v2/users', { email: OTHER_USER, password: 'reader-secret', roles: [] });
     expect(user.status).toBe(201);
-
-    const readyCount = () => {
-      try {
-        const d = new Database(join(server.dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
-        try {
-          const rows = d
-            .prepare(
-              `SELECT b.id, b.name, b.series_id AS seriesId, m.status FROM book b JOIN media m ON m.book_id = b.id`,
-            )
-            .all() as BookRow[];
-          for (const row of rows) ids[row.name] = row;
-          return rows.filter((r) => r.status === 'READY').length;
-        } finally {
-          d.close();
-        }
-      } catch {
-        return 0;
-      }
-    };
-    const deadline = Date.now() + 60_000;
-    while (readyCount() < Object.keys(FILES).length) {
-      if (Date.now() > deadline) throw new Error(`books not analysed: ${JSON.stringify(ids)}\n${server.output()}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    ids = await analysedBooks(server, Object.keys(FILES).length);
 
     browser = await launchBrowser();
     ({ context, page } = await newPage(browser));

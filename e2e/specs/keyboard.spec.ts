@@ -6,12 +6,12 @@ import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
 import { launchBrowser, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
+import { claimServer } from '../support/library.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'keys@example.org';
 const PASSWORD = 'keys-secret';
 const LIBRARY = 'Keyboard Comics';
-const basic = `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`;
 
 /** Page n of every book is `300 + n` pixels wide: the page on screen can be told apart. */
 const pageWidth = (n: number) => 300 + n;
@@ -47,6 +47,7 @@ describe('keyboard only: log in, add a library, open a book and read two pages',
   let browser: Browser;
   let page: Page;
   let root: string;
+  let basic: string;
 
   const focused = () =>
     page.evaluate((): Focused => {
@@ -87,11 +88,7 @@ describe('keyboard only: log in, add a library, open a book and read two pages',
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    basic = await claimServer(server, EMAIL, PASSWORD);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-keyboard-')));
     await mkdir(join(root, 'Lantern'));
     await writeFile(join(root, 'Lantern', 'Lantern 001.cbz'), await cbz(4, 1));
