@@ -1,13 +1,13 @@
-import { copyFile, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
 import { launchBrowser, newPage, logIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
+import { analysedBooks, writeLibraryFiles, type BookRow, type LibraryFiles } from '../support/library.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'reader@example.org';
@@ -31,7 +31,7 @@ async function cbz(pages: number, seed: number, landscape: number[] = []): Promi
   return zipBuffer(entries);
 }
 
-const FILES: Record<string, () => Promise<Buffer> | string> = {
+const FILES: LibraryFiles = {
   'Alpha/Alpha 001.cbz': () => cbz(4, 1),
   'Alpha/Alpha 002.cbz': () => cbz(3, 2),
   'Manga/Manga 001.cbz': () => cbz(4, 3),
@@ -42,13 +42,6 @@ const FILES: Record<string, () => Promise<Buffer> | string> = {
     fixture('epub/The Golden Harpoon; Or, Lost Among the Floes A Story of the Whaling Grounds.epub'),
   'Papers/two_pages.pdf': () => fixture('pdf/two_pages.pdf'),
 };
-
-interface BookRow {
-  id: string;
-  name: string;
-  seriesId: string;
-  status: string;
-}
 
 describe('readers: paged, continuous and EPUB', () => {
   let server: RunningServer;
@@ -93,45 +86,15 @@ describe('readers: paged, continuous and EPUB', () => {
     });
     expect(claim.status).toBe(200);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-reader-')));
-    for (const [rel, make] of Object.entries(FILES)) {
-      const path = join(root, rel);
-      await mkdir(join(path, '..'), { recursive: true });
-      const made = await make();
-      if (typeof made === 'string') await copyFile(made, path);
-      else await writeFile(path, made);
-    }
+    await writeLibraryFiles(root, FILES);
     const created = await api<{ id: string }>('/api/v1/libraries', {
       method: 'POST',
       body: JSON.stringify({ name: 'Reader E2E', root }),
     });
     expect(created.status).toBe(200);
 
-    // Scan and analysis done: every book READY (read from the server's database, read-only).
-    const readyCount = () => {
-      try {
-        const d = new Database(join(server.dataDir, 'database.sqlite'), { readonly: true, fileMustExist: true });
-        try {
-          const rows = d
-            .prepare(
-              `SELECT b.id, b.name, b.series_id AS seriesId, m.status FROM book b JOIN media m ON m.book_id = b.id`,
-            )
-            .all() as BookRow[];
-          for (const row of rows) ids[row.name] = row;
-          return rows.filter((r) => r.status === 'READY').length;
-        } finally {
-          d.close();
-        }
-      } catch {
-        return 0;
-      }
-    };
-    const deadline = Date.now() + 60_000;
-    while (readyCount() < Object.keys(FILES).length) {
-      if (Date.now() > deadline) {
-        throw new Error(`books not analysed: ${JSON.stringify(ids)}\n${server.output()}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    // Scan and analysis done: every book READY.
+    Object.assign(ids, await analysedBooks(server, Object.keys(FILES).length));
 
     browser = await launchBrowser();
     ({ context, page } = await newPage(browser));

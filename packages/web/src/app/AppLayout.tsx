@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink, NavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -88,41 +88,44 @@ function NavItem({
   count?: { value: number; text: string };
 }) {
   const badged = count && count.value > 0;
+  // In a list item: a list holds only items (screen readers announce "list, 8 items").
   return (
-    <ListItemButton
-      component={NavLink}
-      to={to}
-      end={end}
-      sx={{
-        pl: inset ? 4 : undefined,
-        '&.active': { bgcolor: 'action.selected', color: 'primary.main' },
-        '&.active .MuiListItemIcon-root': { color: 'primary.main' },
-      }}
-    >
-      {icon && (
-        <ListItemIcon>
-          {dot ? (
-            <Badge variant="dot" color="error" title={dot}>
-              {icon}
-            </Badge>
-          ) : badged ? (
-            <Badge badgeContent={count.value} max={99} color="info">
-              {icon}
-            </Badge>
-          ) : (
-            icon
-          )}
-        </ListItemIcon>
-      )}
-      <ListItemText
-        primary={label}
-        secondary={dot ?? (badged ? count.text : undefined)}
-        slotProps={{
-          primary: { noWrap: true },
-          secondary: { variant: 'caption', color: dot ? 'error' : 'info' },
+    <ListItem disablePadding>
+      <ListItemButton
+        component={NavLink}
+        to={to}
+        end={end}
+        sx={{
+          pl: inset ? 4 : undefined,
+          '&.active': { bgcolor: 'action.selected', color: 'primary.main' },
+          '&.active .MuiListItemIcon-root': { color: 'primary.main' },
         }}
-      />
-    </ListItemButton>
+      >
+        {icon && (
+          <ListItemIcon>
+            {dot ? (
+              <Badge variant="dot" color="error" title={dot}>
+                {icon}
+              </Badge>
+            ) : badged ? (
+              <Badge badgeContent={count.value} max={99} color="info">
+                {icon}
+              </Badge>
+            ) : (
+              icon
+            )}
+          </ListItemIcon>
+        )}
+        <ListItemText
+          primary={label}
+          secondary={dot ?? (badged ? count.text : undefined)}
+          slotProps={{
+            primary: { noWrap: true },
+            secondary: { variant: 'caption', color: dot ? 'error' : 'info' },
+          }}
+        />
+      </ListItemButton>
+    </ListItem>
   );
 }
 
@@ -135,9 +138,11 @@ function LibraryItems() {
     return (
       <>
         {[0, 1].map((i) => (
-          <ListItemButton key={i} disabled sx={{ pl: 4 }} aria-hidden>
-            <ListItemText primary={<Skeleton width="70%" />} />
-          </ListItemButton>
+          <ListItem key={i} disablePadding aria-hidden>
+            <ListItemButton disabled sx={{ pl: 4 }}>
+              <ListItemText primary={<Skeleton width="70%" />} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </>
     );
@@ -233,12 +238,14 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
           )}
           <LibraryItems />
           {admin && (
-            <ListItemButton onClick={libraryActions.add} sx={{ pl: 4 }}>
-              <ListItemIcon>
-                <AddIcon />
-              </ListItemIcon>
-              <ListItemText primary={t('libraries.addLibrary')} />
-            </ListItemButton>
+            <ListItem disablePadding>
+              <ListItemButton onClick={libraryActions.add} sx={{ pl: 4 }}>
+                <ListItemIcon>
+                  <AddIcon />
+                </ListItemIcon>
+                <ListItemText primary={t('libraries.addLibrary')} />
+              </ListItemButton>
+            </ListItem>
           )}
         </List>
         {admin && (
@@ -266,12 +273,14 @@ function DrawerContent({ onLogout }: { onLogout: () => void }) {
           <NavItem to="/history" icon={<HistoryIcon />} label={t('nav.history')} />
           <NavItem to="/account" end icon={<PersonIcon />} label={t('nav.account')} />
           <NavItem to="/account/settings-ui" icon={<TuneIcon />} label={t('nav.myUiSettings')} />
-          <ListItemButton onClick={onLogout}>
-            <ListItemIcon>
-              <LogoutIcon sx={{ transform: (th) => (th.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
-            </ListItemIcon>
-            <ListItemText primary={t('nav.logout')} />
-          </ListItemButton>
+          <ListItem disablePadding>
+            <ListItemButton onClick={onLogout}>
+              <ListItemIcon>
+                <LogoutIcon sx={{ transform: (th) => (th.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
+              </ListItemIcon>
+              <ListItemText primary={t('nav.logout')} />
+            </ListItemButton>
+          </ListItem>
         </List>
       </Box>
       <Divider />
@@ -331,6 +340,71 @@ function AccountMenu({ onLogout }: { onLogout: () => void }) {
   );
 }
 
+const MAIN_ID = 'main-content';
+
+/**
+ * The first stop of the Tab key: "Skip to content", hidden until focused, moves the focus past the app bar and the
+ * navigation drawer to the screen's content. The focus is moved by hand: following `#main-content` would put a hash
+ * in the URL of a client-side route.
+ */
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="a"
+      href={`#${MAIN_ID}`}
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById(MAIN_ID)?.focus();
+      }}
+      sx={{
+        position: 'fixed',
+        top: 8,
+        insetInlineStart: 8,
+        zIndex: (th) => th.zIndex.tooltip + 1,
+        px: 2,
+        py: 1,
+        borderRadius: 1,
+        bgcolor: 'background.paper',
+        color: 'text.primary',
+        boxShadow: 4,
+        transform: 'translateY(-200%)',
+        '&:focus': { transform: 'none' },
+      }}
+    >
+      {t('nav.skipToContent')}
+    </Box>
+  );
+}
+
+/**
+ * When the focused element leaves the page (the welcome screen's *Add library* button once the library exists, a
+ * deleted item's menu, a dialog whose opener is gone), the focus would fall to the top of the document and a keyboard
+ * user would start over from the skip link: it goes to the content instead. A dialog closing normally gives the focus
+ * back to its opener itself (MUI), before or after this check: either way the opener ends with it.
+ */
+function useFocusKeptInContent() {
+  useEffect(() => {
+    let last: Element | null = null;
+    const onFocusIn = (e: FocusEvent) => {
+      last = e.target instanceof Element ? e.target : null;
+    };
+    const observer = new MutationObserver(() => {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (last && !last.isConnected && lost) {
+        last = null;
+        document.getElementById(MAIN_ID)?.focus({ preventScroll: true });
+      }
+    });
+    document.addEventListener('focusin', onFocusIn);
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      observer.disconnect();
+    };
+  }, []);
+}
+
 /** The shell around most screens: app bar, navigation drawer (permanent from md up, temporary below), content. */
 export function AppLayout() {
   return (
@@ -350,6 +424,7 @@ function Shell() {
   const location = useLocation();
   const navigation = useNavigation();
   const logout = useLogoutAction();
+  useFocusKeptInContent();
 
   // A temporary drawer closes when the user navigates.
   const [lastPath, setLastPath] = useState(location.pathname);
@@ -361,6 +436,7 @@ function Shell() {
   const drawer = <DrawerContent onLogout={() => void logout()} />;
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipLink />
       <AppBar position="fixed" sx={{ zIndex: (th) => th.zIndex.drawer + 1 }}>
         <Toolbar>
           {!desktop && (
@@ -408,10 +484,14 @@ function Shell() {
           {drawer}
         </Drawer>
       )}
-      <Box component="main" sx={{ flex: 1, minWidth: 0, position: 'relative' }}>
+      <Box component="main" id={MAIN_ID} tabIndex={-1} sx={{ flex: 1, minWidth: 0, position: 'relative', outline: 0 }}>
         <Toolbar />
         {navigation.state === 'loading' && (
-          <LinearProgress color="secondary" sx={{ position: 'absolute', left: 0, right: 0, zIndex: 1 }} />
+          <LinearProgress
+            color="secondary"
+            aria-label={t('common.loading')}
+            sx={{ position: 'absolute', left: 0, right: 0, zIndex: 1 }}
+          />
         )}
         <Outlet />
       </Box>

@@ -41,19 +41,24 @@ export function createQueryClient(config: QueryClientConfig = {}): QueryClient {
 const ltrCache = createCache({ key: 'mui' });
 const rtlCache = createCache({ key: 'muirtl', stylisPlugins: [rtlPlugin] });
 
-const DARK_QUERY = '(prefers-color-scheme: dark)';
-
-function useSystemPrefersDark(): boolean {
-  const media = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(DARK_QUERY) : undefined;
-  const [dark, setDark] = useState(() => media?.matches ?? false);
+/** Whether the system's media feature `query` matches, following its changes. */
+function useSystemMedia(query: string): boolean {
+  const media = useMemo(
+    () => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(query) : undefined),
+    [query],
+  );
+  const [matches, setMatches] = useState(() => media?.matches ?? false);
   useEffect(() => {
     if (!media) return;
-    const onChange = (e: MediaQueryListEvent) => setDark(e.matches);
+    const onChange = (e: MediaQueryListEvent) => setMatches(e.matches);
     media.addEventListener('change', onChange);
     return () => media.removeEventListener('change', onChange);
   }, [media]);
-  return dark;
+  return matches;
 }
+
+/** The system asks for less motion: no page-turn animation, no transitions (WCAG 2.3.3). */
+export const usePrefersReducedMotion = () => useSystemMedia('(prefers-reduced-motion: reduce)');
 
 /** Follows the chosen locale (or the browser's); the document's lang and dir follow i18n (see i18n/index.ts). */
 function useLocaleSync() {
@@ -68,9 +73,10 @@ function ThemedApp({ children }: { children: ReactNode }) {
   const { i18n: instance } = useTranslation();
   const direction = instance.dir(instance.language) === 'rtl' ? 'rtl' : 'ltr';
   const preference = usePreferences((p) => p.theme);
-  const systemDark = useSystemPrefersDark();
+  const systemDark = useSystemMedia('(prefers-color-scheme: dark)');
+  const reducedMotion = usePrefersReducedMotion();
   const mode = resolveColorMode(preference, systemDark);
-  const theme = useMemo(() => createAppTheme(mode, direction), [mode, direction]);
+  const theme = useMemo(() => createAppTheme(mode, direction, reducedMotion), [mode, direction, reducedMotion]);
   return (
     <CacheProvider value={direction === 'rtl' ? rtlCache : ltrCache}>
       <ThemeProvider theme={theme}>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 export function PageSkeleton({ cards = 12 }: { cards?: number }) {
   const { t } = useTranslation();
   return (
-    <Stack spacing={2} sx={{ p: 2 }} aria-busy="true" aria-label={t('common.loading')}>
+    <Stack spacing={2} sx={{ p: 2 }} role="progressbar" aria-busy="true" aria-label={t('common.loading')}>
       <Skeleton variant="text" width="40%" height={40} />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))' }}>
         {Array.from({ length: cards }, (_, i) => (

@@ -38,6 +38,12 @@ export interface ToastMessage {
   severity: AlertColor;
 }
 
+/**
+ * The live-region role of a toast's alert: an error interrupts the screen reader (`alert`, assertive), any other
+ * message is read when it is done speaking (`status`, polite). MUI's Alert is `alert` whatever its severity.
+ */
+export const toastRole = (severity: AlertColor | undefined) => (severity === 'error' ? 'alert' : 'status');
+
 /** One message at a time at the bottom of the screen; `show` replaces the current one. */
 export function useToast(): { toast: ReactNode; show: (text: string, severity?: AlertColor) => void } {
   const [message, setMessage] = useState<ToastMessage | null>(null);
@@ -50,7 +56,13 @@ export function useToast(): { toast: ReactNode; show: (text: string, severity?: 
       onClose={(_, reason) => reason !== 'clickaway' && close()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
-      <Alert onClose={close} severity={message?.severity ?? 'info'} variant="filled" sx={{ width: '100%' }}>
+      <Alert
+        onClose={close}
+        severity={message?.severity ?? 'info'}
+        role={toastRole(message?.severity)}
+        variant="filled"
+        sx={{ width: '100%' }}
+      >
         {message?.text}
       </Alert>
     </Snackbar>

@@ -149,7 +149,7 @@ export function ScrollerSkeleton({ cardWidth = 150, cards = 8 }: { cardWidth?: n
   const { t } = useTranslation();
   const width = { xs: Math.min(cardWidth, 120), sm: cardWidth };
   return (
-    <Box aria-busy="true" aria-label={t('common.loading')} sx={{ mb: 3 }}>
+    <Box role="progressbar" aria-busy="true" aria-label={t('common.loading')} sx={{ mb: 3 }}>
       <Skeleton variant="text" width={220} sx={{ fontSize: '1.25rem', mb: 1, minHeight: 40 }} />
       <Box sx={{ display: 'flex', gap: 2, overflow: 'hidden' }}>
         {Array.from({ length: cards }, (_, i) => (

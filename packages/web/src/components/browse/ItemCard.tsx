@@ -249,6 +249,8 @@ export function ItemCard(props: ItemCardProps) {
         <Poster
           kind={props.kind}
           id={props.id}
+          // Named by the item's title (issue 17): a screen reader's image list reads the covers' titles.
+          alt={props.title}
           stretch={posterSettings.stretch}
           blur={posterSettings.blurUnread && !!props.unread}
         />

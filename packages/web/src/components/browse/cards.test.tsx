@@ -29,6 +29,8 @@ describe('BookCard', () => {
     expect(screen.getByText('20 pages')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Read 1 - Chapter One' })).toHaveAttribute('href', '/book/book-1/read');
     expect(card().querySelector('img')).toHaveAttribute('src', '/api/v1/books/book-1/thumbnail');
+    // The poster is named by the title (issue 17).
+    expect(card().querySelector('img')).toHaveAttribute('alt', '1 - Chapter One');
   });
 
   it('puts the series above the title when asked, linking to it', () => {

@@ -40,20 +40,7 @@ import {
   type ImportRow,
 } from './rows';
 import { SeriesPickerDialog } from './SeriesPickerDialog';
-
-/** Column headers without visible text still name their column for screen readers. */
-const visuallyHidden = {
-  position: 'absolute',
-  // Strings: in `sx`, a number up to 1 is a fraction of the parent (width 1 = 100%).
-  width: '1px',
-  height: '1px',
-  margin: '-1px',
-  padding: 0,
-  border: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
+import { visuallyHidden } from '../../components/visuallyHidden';
 
 /** Analyses run a few at a time: each one reads a whole file on the server. */
 const PARALLEL_ANALYSES = 2;

@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import type { QuireEventPayloads } from '@quire/api';
 import { useLiveEventListener } from '../../api/events';
+import { toastRole } from '../../components/dialogs';
 import { translateServerMessage } from '../../i18n/errorMessage';
 import { fileName } from './rows';
 
@@ -29,7 +30,12 @@ function OutcomeAlert({ outcome, close }: { outcome: Outcome; close: (key: numbe
     return () => clearTimeout(timer);
   }, [onClose]);
   return (
-    <Alert variant="filled" severity={event.success ? 'success' : 'error'} onClose={onClose}>
+    <Alert
+      variant="filled"
+      severity={event.success ? 'success' : 'error'}
+      role={toastRole(event.success ? 'success' : 'error')}
+      onClose={onClose}
+    >
       {event.success
         ? t('importBooks.toast.success')
         : t('importBooks.toast.failed', {
@@ -53,9 +59,8 @@ export function ImportToasts() {
   const close = useCallback((key: number) => setOutcomes((current) => current.filter((o) => o.key !== key)), []);
   if (!outcomes.length) return null;
   return (
+    // Each outcome is its own live region (a failure assertive, a success polite), not this stack.
     <Stack
-      role="status"
-      aria-live="polite"
       spacing={1}
       sx={{
         position: 'fixed',

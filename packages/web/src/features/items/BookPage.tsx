@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link as RouterLink, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -352,16 +352,22 @@ export function BookDetail({ book, oneshot, context }: BookDetailProps) {
   );
 }
 
-/** "in {library}", linking to the library's series. */
+/**
+ * "in {library}", linking to the library's series. Not through `Trans`: its parser takes the string's `<link>` for
+ * HTML's void element and renders the link empty (no text, no accessible name), so the text around the tag is cut out
+ * here and the link drawn with the name.
+ */
 export function LibraryLine({ libraryId, name }: { libraryId: string; name?: string }) {
+  const { t } = useTranslation();
   if (!name) return null;
+  const [before = '', after = ''] = t('items.detail.inLibrary', { name }).split(/<link>.*?<\/link>/);
   return (
     <Typography variant="body2" color="text.secondary">
-      <Trans
-        i18nKey="items.detail.inLibrary"
-        values={{ name }}
-        components={{ link: <Link component={RouterLink} to={libraryBrowsePath(libraryId)} underline="hover" /> }}
-      />
+      {before}
+      <Link component={RouterLink} to={libraryBrowsePath(libraryId)} underline="hover">
+        {name}
+      </Link>
+      {after}
     </Typography>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useSyncExternalStore } from 'react';
 import Alert, { type AlertColor } from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
+import { toastRole } from '../../components/dialogs';
 
 /**
  * Toasts of item actions. A card's menu can vanish with its card (a deleted book, a series that leaves "on deck"
@@ -73,7 +74,13 @@ export function ItemToastSlot() {
       onClose={(_, reason) => reason !== 'clickaway' && closeToast()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
-      <Alert onClose={closeToast} severity={state.severity} variant="filled" sx={{ width: '100%' }}>
+      <Alert
+        onClose={closeToast}
+        severity={state.severity}
+        role={toastRole(state.severity)}
+        variant="filled"
+        sx={{ width: '100%' }}
+      >
         {state.text}
       </Alert>
     </Snackbar>

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import Box from '@mui/material/Box';
 import Badge from '@mui/material/Badge';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -17,6 +18,32 @@ import DialogContentText from '@mui/material/DialogContentText';
 import { ConfirmDialog } from '../../components/dialogs';
 import { errorText } from '../../i18n/errorMessage';
 import { useToast } from '../../components/dialogs';
+import { visuallyHidden } from '../../components/visuallyHidden';
+
+/** The least time between two announcements of the pending count: a scan moves it many times a second. */
+export const ANNOUNCE_EVERY_MS = 10_000;
+
+/**
+ * The pending count a screen reader is told, politely and at most once per `ANNOUNCE_EVERY_MS`: the latest count
+ * once the pause is over, so the last word is always the current one ("no pending tasks" when the queue empties).
+ * null until the count first changes: opening a screen announces nothing.
+ */
+function useAnnouncedCount(count: number): number | null {
+  const [announced, setAnnounced] = useState<number | null>(null);
+  const spoken = useRef({ count, at: 0 });
+  useEffect(() => {
+    if (count === spoken.current.count) return;
+    const timer = setTimeout(
+      () => {
+        spoken.current = { count, at: Date.now() };
+        setAnnounced(count);
+      },
+      Math.max(0, spoken.current.at + ANNOUNCE_EVERY_MS - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [count]);
+  return announced;
+}
 
 /**
  * Admins see a spinner with the number of pending server tasks while there are any (ui.md §1.3, from the SSE
@@ -33,6 +60,7 @@ export function TaskIndicator() {
   const popoverId = useId();
   const headingId = useId();
   const count = status?.count ?? 0;
+  const announced = useAnnouncedCount(count);
   if (!admin) return null;
 
   const byType = Object.entries(status?.countByType ?? {})
@@ -42,6 +70,14 @@ export function TaskIndicator() {
 
   return (
     <>
+      {/* Always in the page, so the change of its text is what gets announced. */}
+      <Box role="status" sx={visuallyHidden}>
+        {announced === null
+          ? ''
+          : announced > 0
+            ? t('common.pendingTasks', { count: announced })
+            : t('common.noPendingTasks')}
+      </Box>
       {count > 0 && (
         <Tooltip title={label}>
           <IconButton

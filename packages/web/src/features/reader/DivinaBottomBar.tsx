@@ -39,6 +39,8 @@ export function DivinaBottomBar(props: DivinaBottomBarProps) {
   return (
     <Slide appear={false} direction="up" in={props.visible} mountOnEnter unmountOnExit>
       <AppBar
+        // A footer: the top bar is the page's one banner (axe: landmark-no-duplicate-banner).
+        component="footer"
         position="fixed"
         color="default"
         elevation={2}

@@ -10,6 +10,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { BookDto, ReadListDto, SeriesDto } from '@quire/api';
 import type { ReadingDirection, WebReaderPreferences } from '../../app/preferences';
 import { usePageTitle } from '../../app/usePageTitle';
+import { usePrefersReducedMotion } from '../../app/providers';
 import { patchReadProgress, useBookPages, type BookPageDto } from '../../api/reader';
 import { ContinuousView, atBottom, atTop } from './ContinuousView';
 import {
@@ -128,6 +129,7 @@ type Overlay = 'settings' | 'thumbnails' | 'help' | null;
 function DivinaSession(props: DivinaSessionProps) {
   const { book, pages, ctx, settings, fullscreen } = props;
   const { t } = useTranslation();
+  const reducedMotion = usePrefersReducedMotion();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const pagesCount = pages.length;
@@ -382,7 +384,7 @@ function DivinaSession(props: DivinaSessionProps) {
       shortcuts: continuous
         ? [
             { keys: ['ArrowDown', 'PageDown', ' '], description: t('reader.keyScrollDown') },
-            { keys: ['ArrowUp', 'PageUp'], description: t('reader.keyScrollUp') },
+            { keys: ['ArrowUp', 'PageUp', ['Shift', ' ']], description: t('reader.keyScrollUp') },
             { keys: ['Home'], description: t('reader.keyFirstPage') },
             { keys: ['End'], description: t('reader.keyLastPage') },
           ]
@@ -447,7 +449,7 @@ function DivinaSession(props: DivinaSessionProps) {
           current={spreadIndex}
           direction={pagedDirection}
           scale={settings.paged.scale}
-          animations={settings.animations}
+          animations={settings.animations && !reducedMotion}
           swipe={settings.swipe}
           background={background}
           onAction={onAction}

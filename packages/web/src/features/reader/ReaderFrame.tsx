@@ -6,6 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
+import { toastRole } from '../../components/dialogs';
 import { errorText } from '../../i18n/errorMessage';
 
 /**
@@ -109,11 +110,17 @@ export function ReaderNotice({ notice, onClose }: { notice: Notice | null; onClo
       }
     >
       {notice?.severity ? (
-        <Alert severity={notice.severity} variant="filled" onClose={onClose}>
+        <Alert severity={notice.severity} role={toastRole(notice.severity)} variant="filled" onClose={onClose}>
           {notice.text}
         </Alert>
       ) : (
-        <Alert icon={false} variant="filled" severity="info" sx={{ bgcolor: 'grey.900', color: 'common.white' }}>
+        <Alert
+          icon={false}
+          variant="filled"
+          severity="info"
+          role="status"
+          sx={{ bgcolor: 'grey.900', color: 'common.white' }}
+        >
           {notice?.text}
         </Alert>
       )}

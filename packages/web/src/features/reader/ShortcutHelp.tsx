@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import Box from '@mui/material/Box';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
@@ -13,8 +14,11 @@ import { useTranslation } from 'react-i18next';
 import { useFullScreenDialog } from '../../components/dialogs';
 
 export interface Shortcut {
-  /** Key names as KeyboardEvent.key gives them (shown with symbols for arrows). */
-  keys: readonly string[];
+  /**
+   * Key names as KeyboardEvent.key gives them (shown with symbols for arrows), each one alone doing the action; a
+   * list is a combination pressed together (`['Shift', ' ']`).
+   */
+  keys: readonly (string | readonly string[])[];
   description: string;
 }
 
@@ -30,6 +34,7 @@ const CAPS: Record<string, string> = {
   ArrowUp: '↑',
   ArrowDown: '↓',
   Escape: 'Esc',
+  Control: 'Ctrl',
   PageDown: 'PgDn',
   PageUp: 'PgUp',
 };
@@ -98,9 +103,20 @@ export function ShortcutHelp(props: { open: boolean; onClose: () => void; sectio
                 {section.shortcuts.map((s) => (
                   <TableRow key={s.description}>
                     <TableCell sx={{ whiteSpace: 'nowrap', width: '1%' }}>
-                      {s.keys.map((k) => (
-                        <KeyCap key={k} name={k} />
-                      ))}
+                      {s.keys.map((k) =>
+                        typeof k === 'string' ? (
+                          <KeyCap key={k} name={k} />
+                        ) : (
+                          <Box component="kbd" key={k.join('+')} sx={{ display: 'inline-block', mx: 0.25 }}>
+                            {k.map((part, i) => (
+                              <Fragment key={part}>
+                                {i > 0 && '+'}
+                                <KeyCap name={part} />
+                              </Fragment>
+                            ))}
+                          </Box>
+                        ),
+                      )}
                     </TableCell>
                     <TableCell>{s.description}</TableCell>
                   </TableRow>

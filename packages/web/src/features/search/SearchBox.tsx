@@ -306,7 +306,8 @@ export function SearchBox() {
                     sx={{
                       ml: 1,
                       color: 'inherit',
-                      bgcolor: (th) => alpha(th.palette.common.white, 0.2),
+                      // Darker than the bar, not lighter: white on a lightened primary was 3.2:1 (AA wants 4.5).
+                      bgcolor: (th) => alpha(th.palette.common.black, 0.25),
                       maxWidth: 140,
                     }}
                   />

@@ -86,7 +86,7 @@ export function AnnouncementsPage() {
       {feed.isError ? (
         <Alert severity="error">{errorText(feed.error)}</Alert>
       ) : feed.isPending ? (
-        <Stack spacing={1} aria-busy="true" aria-label={t('updates.announcements.loading')}>
+        <Stack spacing={1} role="progressbar" aria-busy="true" aria-label={t('updates.announcements.loading')}>
           <Skeleton variant="text" width="60%" height={40} />
           <Skeleton variant="text" width="20%" />
           <Skeleton variant="rectangular" height={120} />

@@ -33,7 +33,7 @@ export function UpdatesPage() {
       {error ? (
         <Alert severity="error">{errorText(error)}</Alert>
       ) : !releases.data || !info.data ? (
-        <Stack spacing={1} aria-busy="true" aria-label={t('updates.releases.loading')}>
+        <Stack spacing={1} role="progressbar" aria-busy="true" aria-label={t('updates.releases.loading')}>
           <Skeleton variant="rectangular" height={48} />
           <Skeleton variant="text" width="30%" height={40} />
           <Skeleton variant="rectangular" height={120} />

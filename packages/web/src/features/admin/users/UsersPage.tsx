@@ -216,7 +216,8 @@ function UserRow({ user, isSelf, onAction }: UserRowProps) {
       <Stack direction="row" sx={{ flexGrow: 1, minWidth: 0, alignItems: 'flex-start' }}>
         <ListItemAvatar sx={{ mt: 0.5 }}>
           <Tooltip title={isAdmin ? t('users.roleAdmin') : t('users.roleUser')}>
-            <Avatar sx={{ bgcolor: isAdmin ? 'error.main' : undefined }}>
+            {/* An image named by its tooltip (the role), not a bare div with a label. */}
+            <Avatar role="img" sx={{ bgcolor: isAdmin ? 'error.main' : undefined }}>
               {isAdmin ? <AdminPanelSettingsIcon /> : <PersonIcon />}
             </Avatar>
           </Tooltip>

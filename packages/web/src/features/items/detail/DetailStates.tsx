@@ -14,7 +14,7 @@ import { DETAIL_POSTER_WIDTH } from './Poster';
 export function DetailSkeleton({ poster = true }: { poster?: boolean }) {
   const { t } = useTranslation();
   return (
-    <Box aria-busy="true" aria-label={t('common.loading')}>
+    <Box role="progressbar" aria-busy="true" aria-label={t('common.loading')}>
       <Box
         sx={{
           height: 56,

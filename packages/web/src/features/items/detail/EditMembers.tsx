@@ -13,6 +13,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import { useTranslation } from 'react-i18next';
 import { thumbnailUrl, type PosterKind } from '../../../api/books';
+import { visuallyHidden } from '../../../components/visuallyHidden';
 
 export interface Member {
   id: string;
@@ -198,11 +199,7 @@ export function EditMembers({ kind, items, ordered, onChange, label }: EditMembe
           </ListItem>
         ))}
       </List>
-      <Box
-        role="status"
-        aria-live="polite"
-        sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
-      >
+      <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
       </Box>
     </>

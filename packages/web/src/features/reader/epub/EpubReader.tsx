@@ -464,7 +464,10 @@ function EpubSession(props: EpubSessionProps) {
       title: t('reader.helpNavigation'),
       shortcuts: [
         { keys: [rtlBook ? 'ArrowLeft' : 'ArrowRight', 'PageDown', ' '], description: t('reader.keyNextPage') },
-        { keys: [rtlBook ? 'ArrowRight' : 'ArrowLeft', 'PageUp'], description: t('reader.keyPreviousPage') },
+        {
+          keys: [rtlBook ? 'ArrowRight' : 'ArrowLeft', 'PageUp', ['Shift', ' '], ['Control', ' ']],
+          description: t('reader.keyPreviousPage'),
+        },
       ],
     },
     {
@@ -473,7 +476,7 @@ function EpubSession(props: EpubSessionProps) {
         { keys: ['p'], description: t('reader.epub.keyPagination') },
         { keys: ['v'], description: t('reader.epub.layouts.scroll') },
         { keys: ['a'], description: t('reader.epub.keyAppearance') },
-        { keys: ['+'], description: t('reader.epub.largerText') },
+        { keys: ['+', '='], description: t('reader.epub.largerText') },
         { keys: ['-'], description: t('reader.epub.smallerText') },
         { keys: ['f'], description: t('reader.fullscreen') },
       ],
@@ -605,6 +608,8 @@ function EpubSession(props: EpubSessionProps) {
       </ReaderTopBar>
       <Slide appear={false} direction="up" in={toolbars} mountOnEnter unmountOnExit>
         <AppBar
+          // A footer: the top bar is the page's one banner (axe: landmark-no-duplicate-banner).
+          component="footer"
           position="fixed"
           color="default"
           elevation={2}
