@@ -1,6 +1,7 @@
 import { imageSize } from 'image-size';
 import type { Sharp } from 'sharp';
 import { checkImagePixels, decodeSlots, ImageTooLargeError, mediaLimits } from './limits.js';
+import { loadSharp } from './sharp.js';
 
 export { ImageTooLargeError };
 
@@ -52,9 +53,10 @@ function sharpFormat(mediaType: string | null | undefined): string | null {
   }
 }
 
-async function encode(pipeline: Sharp, format: OutputFormat, quality: number): Promise<EncodedImage> {
+/** `hasAlpha` false: nothing to flatten for JPEG (flatten costs a pass over the pixels). */
+async function encode(pipeline: Sharp, format: OutputFormat, quality: number, hasAlpha = true): Promise<EncodedImage> {
   let p = pipeline;
-  if (format === 'jpeg') p = p.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: false });
+  if (format === 'jpeg') p = (hasAlpha ? p.flatten({ background: '#ffffff' }) : p).jpeg({ quality, mozjpeg: false });
   else if (format === 'webp') p = p.webp({ quality });
   else p = p.png();
   try {
@@ -65,28 +67,32 @@ async function encode(pipeline: Sharp, format: OutputFormat, quality: number): P
   }
 }
 
-/** libvips costs ~25 MB of resident memory once loaded: an idle server that has shown no image doesn't pay it. */
-let sharpModule: Promise<typeof import('sharp')> | undefined;
-const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
-
 /**
  * A decoder for `input`, once its header says it fits the pixel limit (sharp's metadata() reads the header only):
  * a small file declaring 30000×30000 pixels is refused before libvips allocates anything for it, and
- * `limitInputPixels` stops any format whose header sharp could not size up front.
+ * `limitInputPixels` stops any format whose header sharp could not size up front. `hasAlpha` tells
+ * {@link encode} whether a JPEG output needs flattening.
  */
-async function open(input: Uint8Array): Promise<Sharp> {
+async function open(input: Uint8Array): Promise<{ pipeline: Sharp; hasAlpha: boolean }> {
   const sharp = await loadSharp();
-  let meta: { width?: number | undefined; height?: number | undefined };
+  let meta: { width?: number | undefined; height?: number | undefined; orientation?: number | undefined };
+  let hasAlpha: boolean;
   try {
     // the header's own size, unchecked (with the limit, sharp would refuse it without saying how large)
-    meta = await sharp(input, { failOn: 'none', limitInputPixels: false }).metadata();
+    const header = await sharp(input, { failOn: 'none', limitInputPixels: false }).metadata();
+    meta = header;
+    // a palette PNG may carry transparency without an alpha channel: flatten it too
+    hasAlpha = header.hasAlpha || header.format !== 'jpeg';
   } catch (e) {
     throw new UnsupportedImageError(`Cannot convert image: ${(e as Error).message}`);
   }
   if (meta.width && meta.height) checkImagePixels(meta.width, meta.height);
   const limitInputPixels = mediaLimits().maxImagePixels;
-  // first frame of animations; EXIF orientation applied (Thumbnailator does the same)
-  return sharp(input, { failOn: 'none', animated: false, limitInputPixels }).rotate();
+  // First frame of animations. EXIF orientation applied (Thumbnailator does the same), only when the header has
+  // one to apply: rotate() turns off libjpeg's shrink-on-load, and a 1600×2400 page then took 56 ms to become a
+  // 300 px poster instead of 9 ms (issue 18).
+  const pipeline = sharp(input, { failOn: 'none', animated: false, limitInputPixels });
+  return { pipeline: meta.orientation && meta.orientation > 1 ? pipeline.rotate() : pipeline, hasAlpha };
 }
 
 /**
@@ -128,8 +134,9 @@ export async function makeThumbnail(
     }
   }
   return decoding(async () => {
-    const pipeline = (await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true });
-    return encode(pipeline, format, opts.quality ?? 85);
+    const { pipeline, hasAlpha } = await open(input);
+    const resized = pipeline.resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true });
+    return encode(resized, format, opts.quality ?? 85, hasAlpha);
   }, opts.signal);
 }
 
@@ -154,14 +161,18 @@ export async function convertImage(
   signal?: AbortSignal,
 ): Promise<EncodedImage | null> {
   if (!needsConversion(sourceMediaType, to)) return null;
-  return decoding(async () => encode(await open(input), to, 90), signal);
+  return decoding(async () => {
+    const { pipeline, hasAlpha } = await open(input);
+    return encode(pipeline, to, 90, hasAlpha);
+  }, signal);
 }
 
 /** Any resize request: re-encoded as JPEG, never upscaled. */
 export async function resizeToJpeg(input: Uint8Array, maxEdge: number): Promise<EncodedImage> {
-  return decoding(async () =>
-    encode((await open(input)).resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true }), 'jpeg', 85),
-  );
+  return decoding(async () => {
+    const { pipeline, hasAlpha } = await open(input);
+    return encode(pipeline.resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true }), 'jpeg', 85, hasAlpha);
+  });
 }
 
 /** Encodes raw pixels (e.g. a rendered PDF page) as JPEG; held to the pixel limit like any decode. */
@@ -175,4 +186,29 @@ export async function encodeRawToJpeg(
   return decoding(async () =>
     encode(sharp(data, { raw, limitInputPixels: mediaLimits().maxImagePixels }), 'jpeg', quality),
   );
+}
+
+/**
+ * The image as grey pixels (one byte each), its longest edge brought down to `maxEdge` (never up), in a decode
+ * slot: what the barcode reader looks at. libjpeg's shrink-on-load makes a large JPEG cheap to decode this way.
+ */
+export async function decodeToGrey(
+  input: Uint8Array,
+  maxEdge: number,
+): Promise<{ data: Buffer; width: number; height: number }> {
+  return decoding(async () => {
+    const { pipeline } = await open(input);
+    try {
+      const { data, info } = await pipeline
+        .resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      if (info.channels !== 1) throw new Error(`${info.channels} channels where one was asked for`);
+      return { data, width: info.width, height: info.height };
+    } catch (e) {
+      throw new UnsupportedImageError(`Cannot decode image: ${(e as Error).message}`);
+    }
+  });
 }

@@ -1,9 +1,6 @@
 import type { EncodedImage } from './images.js';
 import { checkImagePixels, decodeSlots, mediaLimits } from './limits.js';
-
-/** Same lazy load as images.ts: libvips is only paid for once an image is actually made. */
-let sharpModule: Promise<typeof import('sharp')> | undefined;
-const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
+import { loadSharp } from './sharp.js';
 
 /**
  * A 2×2 poster mosaic (engine.md §7.3): a black `width`×`height` canvas, each tile fitted into its quadrant

@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { loadSharp } from './sharp.js';
 
 /**
  * Whether a page image can be served and shown: its header gives a format and a size, read by image-size or, for
@@ -13,7 +14,7 @@ export async function imageHeaderReadable(bytes: Uint8Array): Promise<boolean> {
     // not a format image-size knows, or a damaged header: ask libvips
   }
   try {
-    const sharp = (await import('sharp')).default;
+    const sharp = await loadSharp();
     const { width, height } = await sharp(bytes, { failOn: 'none', limitInputPixels: false }).metadata();
     return Boolean(width && height);
   } catch {

@@ -1,5 +1,5 @@
 import { readEan13 } from '../media/barcode/index.js';
-import { convertImage, imageDimensions, resizeToJpeg } from '../media/images.js';
+import { decodeToGrey, UnsupportedImageError } from '../media/images.js';
 import { isIsbn13 } from './validation.js';
 
 /**
@@ -13,29 +13,30 @@ export function barcodePages(pageCount: number): number[] {
   return [...new Set(candidates.filter((n) => n >= 1 && n <= pageCount))];
 }
 
-/** Image types zxing-wasm decodes itself; others are converted to PNG first. */
+/** Image types zxing-wasm decodes itself: what is left to it when sharp cannot decode a page (BMP). */
 const DECODABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp']);
 /**
- * Longest edge handed to the decoder. A decoded image lives in the worker's WebAssembly heap, which only shrinks
- * when the idle worker ends: a 3000 px page costs ~36 MB, a 6000 px one ~140 MB. A back-cover barcode stays
- * readable at 3000 px.
+ * Longest edge the decoder looks at. An EAN-13 symbol printed on a back cover (37 mm, 95 modules) scanned at
+ * 300 dpi is ~4 px a module on a ~2000×3000 px page, still 2 px a module at 1600 px, which zxing reads. Detection
+ * time grows faster than the pixels (tryHarder): a 1600×2400 page took 190 ms in zxing's own decoder and
+ * detection, ~80 ms decoded by sharp (libjpeg-turbo) and looked at as 1067×1600 pixels (issue 18). The decoded
+ * image lives in the worker's WebAssembly heap, which only shrinks when the idle worker ends: a smaller image is
+ * also less memory left behind.
  */
-const MAX_EDGE = 3000;
-
-/** The image as the decoder wants it: a type it reads, no larger than {@link MAX_EDGE}. */
-async function decodable(bytes: Uint8Array, mediaType: string): Promise<Uint8Array> {
-  const size = imageDimensions(bytes);
-  if (size && Math.max(size.width, size.height) > MAX_EDGE) return (await resizeToJpeg(bytes, MAX_EDGE)).bytes;
-  if (DECODABLE.has(mediaType.toLowerCase())) return bytes;
-  return (await convertImage(bytes, 'png', mediaType))?.bytes ?? bytes;
-}
+export const BARCODE_EDGE = 1600;
 
 /**
  * The ISBN-13 of the first EAN-13 barcode of the image that is a valid ISBN, or null. Throws when the image
  * cannot be read at all.
  */
 export async function isbnInImage(bytes: Uint8Array, mediaType: string): Promise<string | null> {
-  const input = await decodable(bytes, mediaType);
-  for (const code of await readEan13(input)) if (isIsbn13(code)) return code;
+  let codes: string[];
+  try {
+    codes = await readEan13({ grey: await decodeToGrey(bytes, BARCODE_EDGE) });
+  } catch (e) {
+    if (!(e instanceof UnsupportedImageError) || !DECODABLE.has(mediaType.toLowerCase())) throw e;
+    codes = await readEan13({ image: bytes });
+  }
+  for (const code of codes) if (isIsbn13(code)) return code;
   return null;
 }

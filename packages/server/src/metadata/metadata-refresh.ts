@@ -213,12 +213,9 @@ export class MetadataRefresh {
     const media = await this.d.media.find(bookId);
     if (media?.status !== 'READY') return { seriesId: book.seriesId };
 
+    // Patches in Komga's provider order, a later one winning: barcode, ComicInfo.xml, OPF.
     const patches: BookMetadataPatch[] = [];
     const skipped: Skipped[] = [];
-    if (wanted('barcode') && library.importBarcodeIsbn && media.mediaType !== MediaTypes.epub) {
-      const isbn = await this.barcodeIsbn(book, media);
-      if (isbn) patches.push({ ...emptyBookPatch(), isbn });
-    }
     const comicInfoTargets = library.importComicInfoBook || library.importComicInfoReadList;
     const epubTarget = library.importEpubBook;
     let source: BookSource | null = null;
@@ -232,6 +229,12 @@ export class MetadataRefresh {
     if (source?.opf && wanted('epub') && epubTarget) {
       skipped.push(...source.opf.skipped);
       patches.push(source.opf.book);
+    }
+    // The barcode search decodes up to six pages: not done when a later provider sets the ISBN anyway (issue 18).
+    const isbnFromFile = patches.some((p) => p.isbn !== null);
+    if (wanted('barcode') && library.importBarcodeIsbn && media.mediaType !== MediaTypes.epub && !isbnFromFile) {
+      const isbn = await this.barcodeIsbn(book, media);
+      if (isbn) patches.unshift({ ...emptyBookPatch(), isbn });
     }
     if (skipped.length > 0) this.d.logger.info({ bookId, skipped }, 'Book metadata: some values were left out');
 

@@ -116,11 +116,20 @@ export function createHandlers(services: TaskServices): Handlers {
     },
     RefreshBookLocalArtwork: (task) => thumbnails.refreshBookLocalArtwork(task.bookId),
     RefreshSeriesLocalArtwork: (task) => thumbnails.refreshSeriesLocalArtwork(task.seriesId),
-    // engine.md §4.5, §8.3: a READY book gets a metadata refresh and a thumbnail (and the extension repair or
-    // conversion its library asks for) at priority - 1, where Komga uses + 1: every book of a scan becomes readable
-    // before any metadata is read or poster drawn (docs/architecture.md, "Analysis first").
+    // engine.md §4.5, §8.3: a READY book gets a thumbnail (and the extension repair or conversion its library asks
+    // for) at priority - 1 and a metadata refresh at priority - 2, where Komga queues both at + 1: every book of a
+    // scan becomes readable first, then gets its poster, then its metadata (ComicInfo, the barcode search that can
+    // decode six pages a book); docs/architecture.md, "Analysis first".
     AnalyzeBook: async (task, ctx) => {
-      await ctx.submit(await analyzer.analyzeAndPersist(task.bookId), ctx.priority - 1);
+      const next = await analyzer.analyzeAndPersist(task.bookId);
+      await ctx.submit(
+        next.filter((t) => t.kind !== 'RefreshBookMetadata'),
+        ctx.priority - 1,
+      );
+      await ctx.submit(
+        next.filter((t) => t.kind === 'RefreshBookMetadata'),
+        ctx.priority - 2,
+      );
     },
     HashBook: async (task) => void (await hasher.hashBook(task.bookId)),
     HashBookPages: async (task) => void (await hasher.hashBookPages(task.bookId)),

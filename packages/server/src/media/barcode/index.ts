@@ -17,14 +17,14 @@ const pool = new WorkerPool<BarcodeRequest | null, BarcodeResponse>({
 });
 
 /**
- * The valid EAN-13 symbols found in an image (JPEG, PNG, GIF or BMP), read in a worker thread. Rejects when the
- * image cannot be decoded or the decoder takes too long.
+ * The valid EAN-13 symbols found in RGBA pixels, or in an image (JPEG, PNG, GIF or BMP) the worker decodes itself,
+ * read in a worker thread. Rejects when the image cannot be decoded or the decoder takes too long.
  */
-export async function readEan13(image: Uint8Array): Promise<string[]> {
+export async function readEan13(request: BarcodeRequest): Promise<string[]> {
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
   let res: BarcodeResponse;
   try {
-    res = (await pool.run({ image }, { signal: timeout }))!;
+    res = (await pool.run(request, { signal: timeout }))!;
   } catch (e) {
     if (timeout.aborted) throw new Error(`Barcode decoding timed out after ${TIMEOUT_MS} ms`);
     throw new Error(`Barcode worker stopped: ${(e as Error).message}`);
