@@ -22,10 +22,12 @@ export type LibraryOptions = Omit<LibraryDto, 'id' | 'name' | 'root' | 'oneshots
 
 /**
  * The server's defaults for a new library (engine.md §1.2), except the directory exclusions, which both Komga web
- * clients pre-fill.
+ * clients pre-fill, and the ISBN barcode search, which the add-library dialog leaves off (ui.md §12.6: it reads
+ * pages of every book, the costliest part of an import).
  */
 export const LIBRARY_DEFAULTS: LibraryOptions = {
   ...LIBRARY_OPTION_DEFAULTS,
+  importBarcodeIsbn: false,
   scanDirectoryExclusions: [...SUGGESTED_DIRECTORY_EXCLUSIONS],
 };
 

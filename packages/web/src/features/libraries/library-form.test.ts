@@ -29,7 +29,7 @@ describe('library form rules', () => {
       importEpubSeries: true,
       importMylarSeries: true,
       importLocalArtwork: true,
-      importBarcodeIsbn: true,
+      importBarcodeIsbn: false,
       scanForceModifiedTime: false,
       scanInterval: 'EVERY_6H',
       scanOnStartup: false,
