@@ -26,19 +26,26 @@ export const ANNOUNCE_EVERY_MS = 10_000;
 /**
  * The pending count a screen reader is told, politely and at most once per `ANNOUNCE_EVERY_MS`: the latest count
  * once the pause is over, so the last word is always the current one ("no pending tasks" when the queue empties).
- * null until the count first changes: opening a screen announces nothing.
+ * null until the count first changes: the first count known (undefined before the queue status arrives) is where the
+ * screen started, so opening a screen announces nothing.
  */
-function useAnnouncedCount(count: number): number | null {
+function useAnnouncedCount(count: number | undefined): number | null {
   const [announced, setAnnounced] = useState<number | null>(null);
-  const spoken = useRef({ count, at: 0 });
+  const spoken = useRef<{ count: number; at: number } | null>(null);
   useEffect(() => {
+    if (count === undefined) return;
+    if (spoken.current === null) {
+      spoken.current = { count, at: 0 };
+      return;
+    }
     if (count === spoken.current.count) return;
+    const last = spoken.current;
     const timer = setTimeout(
       () => {
         spoken.current = { count, at: Date.now() };
         setAnnounced(count);
       },
-      Math.max(0, spoken.current.at + ANNOUNCE_EVERY_MS - Date.now()),
+      Math.max(0, last.at + ANNOUNCE_EVERY_MS - Date.now()),
     );
     return () => clearTimeout(timer);
   }, [count]);
@@ -60,7 +67,7 @@ export function TaskIndicator() {
   const popoverId = useId();
   const headingId = useId();
   const count = status?.count ?? 0;
-  const announced = useAnnouncedCount(count);
+  const announced = useAnnouncedCount(status?.count);
   if (!admin) return null;
 
   const byType = Object.entries(status?.countByType ?? {})
