@@ -336,12 +336,20 @@ try {
   console.log(`server started in ${Date.now() - started} ms (migrations included)`);
   const cookie = await sessionCookie(server.base, authorization);
   started = Date.now();
-  const warm = await fetch(`${server.base}/api/v1/books/list?size=1`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ fullTextSearch: 'crimson' }),
-  });
-  if (!warm.ok) throw new Error(`warm-up: ${warm.status}`);
+  // The first search waits for the whole index; fetch gives up on an answer after 300 s, so ask again until then.
+  for (;;) {
+    try {
+      const warm = await fetch(`${server.base}/api/v1/books/list?size=1`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ fullTextSearch: 'crimson' }),
+      });
+      if (!warm.ok) throw new Error(`warm-up: ${warm.status}`);
+      break;
+    } catch (e) {
+      if (/** @type {{ cause?: { code?: string } }} */ (e).cause?.code !== 'UND_ERR_HEADERS_TIMEOUT') throw e;
+    }
+  }
   console.log(`first search answered in ${Date.now() - started} ms (builds the search index on a first start)`);
   console.log(`database size: ${await size()}`);
 
@@ -356,6 +364,8 @@ try {
     ...VOCABULARY.slice(0, 20).map((w, i) => (i % 2 ? w : w.slice(0, 4))),
   ];
   const results = [
+    // What the machine costs a request that reads almost nothing, measured in the same run (the machine is shared).
+    await measure('baseline: GET /api/v1/libraries', cookie, server.base, () => ({ path: '/api/v1/libraries' })),
     await measure('series grid (POST /series/list, titleSort, page 1)', cookie, server.base, () => ({
       method: 'POST',
       path: '/api/v1/series/list?page=0&size=20&sort=metadata.titleSort,asc',
@@ -400,7 +410,7 @@ try {
   console.log(`${'endpoint'.padEnd(56)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  total`);
   let failed = false;
   for (const r of results) {
-    const over = r.p95 > BUDGET_MS;
+    const over = r.p95 > BUDGET_MS && !r.name.startsWith('baseline');
     failed ||= over;
     console.log(
       `${r.name.padEnd(56)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)}  ${r.total}${over ? '  OVER BUDGET' : ''}`,
