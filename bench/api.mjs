@@ -1,20 +1,26 @@
-// Browse API latency on a large library: 100,000 books in 5,000 series, written straight into the built server's
-// SQLite database (created by the server's own migrations on a first start), then served by the built server.
+// Browse API latency on a large library: 100,000 books in 5,000 series by default (`-- --books 1000000` for a
+// million: always 20 books a series), written straight into the built server's SQLite database (created by the
+// server's own migrations on a first start), then served by the built server.
 // Measures, with many sequential requests each: the series grid (first page, the web client's default sort), a
-// filtered book list, full-text searches and on deck; prints p50/p95 and fails when a p95 is over 50 ms.
-// Run `npm run build` first. BENCH_REQUESTS (default 200) sets the requests per endpoint; BENCH_KEEP=1 keeps the
-// data directory (its path is printed) for a closer look.
-import { mkdtemp, rm } from 'node:fs/promises';
+// filtered book list, full-text searches and on deck; prints p50/p95 and fails when a p95 is over the budget
+// (20 ms up to 100,000 books, 50 ms above). Also prints the database size and how long the first start on the
+// written database takes (migrations, then the search index built on the first search).
+// Run `npm run build` first. BENCH_REQUESTS (default 200) sets the requests per endpoint, BENCH_WARMUP (50) the
+// warm-up requests before them; BENCH_KEEP=1 keeps the data directory (its path is printed) for a closer look.
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { claim, openDatabase, sessionCookie, startServer } from './support/server.mjs';
 
-const SERIES = 5_000;
+const { values: args } = parseArgs({
+  options: { books: { type: 'string', default: '100000' }, reuse: { type: 'string' } },
+});
 const BOOKS_PER_SERIES = 20;
+const SERIES = Math.max(1, Math.round(Number(args.books) / BOOKS_PER_SERIES));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
-const WARMUP = 50;
-const BUDGET_MS = 50;
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
 
 // ---- deterministic data ----
 
@@ -249,7 +255,6 @@ function populate(dataDir, adminId) {
     }
   })();
   db.close();
-  return { libraries };
 }
 
 // ---- measuring ----
@@ -285,34 +290,69 @@ async function measure(name, cookie, base, request) {
   return { name, p50: percentile(times, 50), p95: percentile(times, 95), total: last.totalElements };
 }
 
-const work = await mkdtemp(join(tmpdir(), 'quire-bench-api-'));
-const dataDir = join(work, 'data');
+// `--reuse <dir>`: measure again on a data directory an earlier run kept (BENCH_KEEP=1), e.g. after a change to
+// the server, without writing the database again (its path is the one printed, ending in /data).
+const work = args.reuse ?? (await mkdtemp(join(tmpdir(), 'quire-bench-api-')));
+const dataDir = args.reuse ?? join(work, 'data');
 let server;
 try {
-  // A first start creates the database through the server's migrations; the claim creates the admin.
-  server = await startServer({ dataDir });
-  const authorization = await claim(server.base);
-  await server.stop();
+  const authorization = `Basic ${Buffer.from('bench@example.org:bench-secret').toString('base64')}`;
+  const size = async () => {
+    const files = ['database.sqlite', 'database.sqlite-wal'].map((f) => join(dataDir, f));
+    const sizes = await Promise.all(
+      files.map((f) =>
+        stat(f).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
+    return `${(sizes.reduce((a, b) => a + b, 0) / 1e6).toFixed(0)} MB`;
+  };
+  if (!args.reuse) {
+    // A first start creates the database through the server's migrations; the claim creates the admin.
+    server = await startServer({ dataDir });
+    await claim(server.base);
+    await server.stop();
+    const ro = openDatabase(dataDir);
+    const { id: adminId } = /** @type {{ id: string }} */ (ro.prepare('SELECT id FROM user').get());
+    ro.close();
+    const started = Date.now();
+    populate(dataDir, adminId);
+    const books = SERIES * BOOKS_PER_SERIES;
+    console.log(`database: ${SERIES} series, ${books} books written in ${Date.now() - started} ms`);
+    console.log(`database size as written: ${await size()}`);
+  }
   const ro = openDatabase(dataDir);
-  const { id: adminId } = /** @type {{ id: string }} */ (ro.prepare('SELECT id FROM user').get());
+  const libraries = ro
+    .prepare('SELECT id FROM library ORDER BY name')
+    .all()
+    .map((r) => /** @type {{ id: string }} */ (r).id);
+  const books = Number(ro.prepare('SELECT count(*) FROM book').pluck().get());
+  const BUDGET_MS = books <= 100_000 ? 20 : 50;
   ro.close();
 
   let started = Date.now();
-  const { libraries } = populate(dataDir, adminId);
-  console.log(`database: ${SERIES} series, ${SERIES * BOOKS_PER_SERIES} books written in ${Date.now() - started} ms`);
-
-  started = Date.now();
-  server = await startServer({ dataDir, startTimeoutMs: 120_000 });
-  console.log(`server started in ${Date.now() - started} ms`);
+  server = await startServer({ dataDir, startTimeoutMs: 3_600_000 });
+  console.log(`server started in ${Date.now() - started} ms (migrations included)`);
   const cookie = await sessionCookie(server.base, authorization);
   started = Date.now();
-  const warm = await fetch(`${server.base}/api/v1/books/list?size=1`, {
-    method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ fullTextSearch: 'crimson' }),
-  });
-  if (!warm.ok) throw new Error(`warm-up: ${warm.status}`);
-  console.log(`search index built in ${Date.now() - started} ms (first start on this database)`);
+  // The first search waits for the whole index; fetch gives up on an answer after 300 s, so ask again until then.
+  for (;;) {
+    try {
+      const warm = await fetch(`${server.base}/api/v1/books/list?size=1`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ fullTextSearch: 'crimson' }),
+      });
+      if (!warm.ok) throw new Error(`warm-up: ${warm.status}`);
+      break;
+    } catch (e) {
+      if (/** @type {{ cause?: { code?: string } }} */ (e).cause?.code !== 'UND_ERR_HEADERS_TIMEOUT') throw e;
+    }
+  }
+  console.log(`first search answered in ${Date.now() - started} ms (builds the search index on a first start)`);
+  console.log(`database size: ${await size()}`);
 
   // Whole and partial words of titles, two-word queries, author names, words of summaries.
   const terms = [
@@ -325,6 +365,8 @@ try {
     ...VOCABULARY.slice(0, 20).map((w, i) => (i % 2 ? w : w.slice(0, 4))),
   ];
   const results = [
+    // What the machine costs a request that reads almost nothing, measured in the same run (the machine is shared).
+    await measure('baseline: GET /api/v1/libraries', cookie, server.base, () => ({ path: '/api/v1/libraries' })),
     await measure('series grid (POST /series/list, titleSort, page 1)', cookie, server.base, () => ({
       method: 'POST',
       path: '/api/v1/series/list?page=0&size=20&sort=metadata.titleSort,asc',
@@ -369,7 +411,7 @@ try {
   console.log(`${'endpoint'.padEnd(56)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  total`);
   let failed = false;
   for (const r of results) {
-    const over = r.p95 > BUDGET_MS;
+    const over = r.p95 > BUDGET_MS && !r.name.startsWith('baseline');
     failed ||= over;
     console.log(
       `${r.name.padEnd(56)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)}  ${r.total}${over ? '  OVER BUDGET' : ''}`,
@@ -379,6 +421,6 @@ try {
   process.exitCode = failed ? 1 : 0;
 } finally {
   await server?.stop();
-  if (process.env.BENCH_KEEP) console.log(`kept ${work}`);
+  if (process.env.BENCH_KEEP || args.reuse) console.log(`kept ${dataDir}`);
   else await rm(work, { recursive: true, force: true });
 }

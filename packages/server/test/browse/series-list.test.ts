@@ -107,6 +107,28 @@ describe('sort properties', () => {
     ]);
   });
 
+  it('pages of one series (read along the sort index when most series match) follow the unpaged order', async () => {
+    const pages = async (sort: string, condition?: unknown) => {
+      const keys: string[] = [];
+      for (let page = 0; ; page++) {
+        const body = await c.seriesPage(f.users.admin, `/api/v1/series/list?size=1&page=${page}&${sort}`, {
+          ...(condition === undefined ? {} : { condition }),
+        });
+        keys.push(...seriesKeys(f, body));
+        if (body.last) return keys;
+      }
+    };
+    const libraryA = { libraryId: { operator: 'is', value: f.libraries.A } };
+    for (const sort of ['sort=metadata.titleSort,asc', 'sort=metadata.titleSort,desc', 'sort=name,asc']) {
+      expect(await pages(sort)).toEqual(await order(sort));
+      const inA = seriesKeys(
+        f,
+        await c.seriesPage(f.users.admin, `/api/v1/series/list?unpaged=true&${sort}`, { condition: libraryA }),
+      );
+      expect(await pages(sort, libraryA)).toEqual(inA);
+    }
+  });
+
   it('created / createdDate, lastModified / lastModifiedDate', async () => {
     const byCreated = ['batman', 'elodie', 'titan', 'xmen', 'acrobat', 'zombie'];
     expect(await order('sort=created')).toEqual(byCreated);

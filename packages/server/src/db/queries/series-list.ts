@@ -48,16 +48,34 @@ export class SeriesListQueries {
       readlist: false,
     });
     const joins = new Set<string>([...q.joins, ...sort.joins]);
-    const from = this.from(request.ctx, joins, q.fts, q.collectionId);
     const orderBy = sort.orderBy.length ? sql`ORDER BY ${sql.join([...sort.orderBy, sql`s.id`])}` : none;
     const limit = slice ? sql`LIMIT ${slice.limit} OFFSET ${slice.offset}` : none;
+    // A page sorted on a folded title or name can be read by walking that key's index, stopping once the page is
+    // full, instead of sorting every matching series: far cheaper when many series match (the default grid of a
+    // library of 50,000 series: 0.1 ms against 40 ms), far dearer when few do (it would walk the whole index).
+    // The count decides: walking reads about (offset + limit) × all / matching index entries, sorting reads
+    // `matching` rows.
+    const index = slice && q.fts === null && q.collectionId === undefined ? walkableIndex(orders) : undefined;
+    let total: number | undefined;
+    let walk: string | undefined;
+    if (index && slice) {
+      total = await this.count(request.ctx, q);
+      const all = await this.allSeries();
+      if ((slice.offset + slice.limit) * all < total * total) walk = index;
+    }
+    const from = this.from(request.ctx, joins, q.fts, q.collectionId, walk);
     const { rows } = await sql<{ id: string }>`SELECT s.id FROM ${from} WHERE ${q.where} ${orderBy} ${limit}`.execute(
       this.db,
     );
     const ids = rows.map((r) => r.id);
-    const total =
+    total ??=
       !slice || (slice.offset === 0 && ids.length < slice.limit) ? ids.length : await this.count(request.ctx, q);
     return { ids, total, sorted: sort.orderBy.length > 0 };
+  }
+
+  private async allSeries(): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM series`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** Series count per lower-cased first character of the sort title (`/series/list/alphabetical-groups`). */
@@ -75,8 +93,13 @@ export class SeriesListQueries {
     return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([group, count]) => ({ group, count }));
   }
 
+  /**
+   * How many series match. Without the join to series_metadata when the condition does not read it (every series
+   * has its metadata row, written with it): that join was 90% of counting a library of 25,000 series.
+   */
   private async count(ctx: ListContext, q: Prepared): Promise<number> {
-    const from = this.from(ctx, q.joins, q.fts, undefined);
+    const metadata = /\bsm\./.test(q.where.compile(this.db).sql);
+    const from = this.from(ctx, q.joins, q.fts, undefined, undefined, metadata);
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${from} WHERE ${q.where}`.execute(this.db);
     return Number(rows[0]?.n ?? 0);
   }
@@ -102,11 +125,27 @@ export class SeriesListQueries {
     };
   }
 
-  private from(ctx: ListContext, joins: Set<string>, fts: string | null, collectionId: string | undefined) {
-    return sql`series s JOIN series_metadata sm ON sm.series_id = s.id
+  /**
+   * The joined tables of a list. With `walk` (an index of series_search), the query reads series in that index's
+   * order (CROSS JOIN fixes the loop order); every series has its search row once the index is refreshed.
+   * `metadata: false` leaves series_metadata out, for a count whose condition does not read it.
+   */
+  private from(
+    ctx: ListContext,
+    joins: Set<string>,
+    fts: string | null,
+    collectionId: string | undefined,
+    walk?: string,
+    metadata = true,
+  ) {
+    return sql`${
+      walk
+        ? sql`series_search ss INDEXED BY ${sql.raw(walk)} CROSS JOIN series s ON s.id = ss.series_id`
+        : sql`series s`
+    } ${metadata ? sql`JOIN series_metadata sm ON sm.series_id = s.id` : none}
       ${joins.has('ag') ? sql`LEFT JOIN book_metadata_aggregation ag ON ag.series_id = s.id` : none}
       ${joins.has('rs') ? sql`LEFT JOIN read_progress_series rs ON rs.series_id = s.id AND rs.user_id = ${ctx.userId}` : none}
-      ${joins.has('ss') ? sql`LEFT JOIN series_search ss ON ss.series_id = s.id` : none}
+      ${joins.has('ss') && !walk ? sql`LEFT JOIN series_search ss ON ss.series_id = s.id` : none}
       ${
         joins.has('collection') && collectionId !== undefined
           ? sql`LEFT JOIN collection_series cso ON cso.series_id = s.id AND cso.collection_id = ${collectionId}`
@@ -126,6 +165,18 @@ export class SeriesListQueries {
     const rows = await this.db.selectFrom('series_metadata').select(['series_id', 'title', 'title_sort']).execute();
     return rows.filter((r) => re.test(field === 'title' ? r.title : r.title_sort)).map((r) => r.series_id);
   }
+}
+
+/** Series sorts whose first key has an index of series_search (migration 0006) a page can be read along. */
+const WALKABLE_INDEXES: Record<string, string> = {
+  'metadata.titleSort': 'series_search_title_sort_idx',
+  name: 'series_search_name_idx',
+};
+
+/** The index to walk for these orders: the one of the first order the list applies, if it has one. */
+function walkableIndex(orders: readonly SortOrder[]): string | undefined {
+  const first = orders.find((o) => Object.hasOwn(SERIES_SORTS, o.property));
+  return first && Object.hasOwn(WALKABLE_INDEXES, first.property) ? WALKABLE_INDEXES[first.property] : undefined;
 }
 
 interface Prepared {
