@@ -12,17 +12,8 @@ import { documentField } from './text.js';
  * and a large scan does not hold the database for long.
  */
 
-/** Documents per refresh step: ~15 ms, so that a scan's refresh never holds requests for long. */
+/** Documents per refresh transaction: ~15 ms, so that a scan's refresh never holds requests for long. */
 const BATCH = 100;
-/**
- * A backlog this large (a first start on a library that was never indexed, an upgrade that re-indexes everything)
- * is indexed in transactions of many steps, up to LARGE_BACKLOG_TRANSACTION_MS each: each commit writes a new FTS5
- * segment and the dirty pages of three b-trees, which later merges and commits pay for again, so that 20,000
- * books took 12 s in transactions of 100 documents and 4.5 s in one. Every list waits for the whole refresh
- * anyway; other requests wait for one transaction at most.
- */
-const LARGE_BACKLOG = 5_000;
-const LARGE_BACKLOG_TRANSACTION_MS = 1_000;
 const REFRESH_DELAY_MS = 1500;
 const OPTIMIZE_AFTER = 1000;
 
@@ -141,19 +132,32 @@ export class SqliteFullTextSearch implements FullTextSearch {
     // The usual case, nothing to do, costs one indexed read and no transaction.
     if (!(await this.db.selectFrom('search_pending').select('id').limit(1).executeTakeFirst())) return;
     let indexed = 0;
-    const backlog = await sql<{ n: number }>`SELECT count(*) AS n FROM search_pending`.execute(this.db);
-    const budgetMs = Number(backlog.rows[0]?.n ?? 0) >= LARGE_BACKLOG ? LARGE_BACKLOG_TRANSACTION_MS : 0;
     for (;;) {
       const done = await this.db.transaction().execute(async (tx) => {
-        const started = performance.now();
-        for (;;) {
-          const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(BATCH).execute();
-          if (pending.length === 0) return true;
-          await indexPending(tx, pending);
-          indexed += pending.length;
-          if (pending.length < BATCH) return true;
-          if (performance.now() - started >= budgetMs) return false;
+        const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(BATCH).execute();
+        if (pending.length === 0) return true;
+        const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
+        let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
+        // A one-shot book's document carries its series' fields.
+        if (seriesIds.length) {
+          const oneshotBooks = await tx
+            .selectFrom('book')
+            .select('id')
+            .where('series_id', 'in', seriesIds)
+            .where('oneshot', '=', 1)
+            .execute();
+          bookIds = [...new Set([...bookIds, ...oneshotBooks.map((b) => b.id)])];
         }
+        if (seriesIds.length) await indexSeries(tx, seriesIds);
+        for (const part of chunks(bookIds)) await indexBooks(tx, part);
+        for (const kind of ['series', 'book'] as const) {
+          const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
+          for (const part of chunks(ids)) {
+            await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
+          }
+        }
+        indexed += pending.length;
+        return pending.length < BATCH;
       });
       if (done) break;
       // Let requests in between batches: better-sqlite3 is synchronous, a long refresh would hold the event loop.
@@ -161,40 +165,9 @@ export class SqliteFullTextSearch implements FullTextSearch {
     }
     // After a large change the query planner needs fresh statistics (a scan of thousands of books, an upgrade):
     // bounded analysis, so that this costs milliseconds, not seconds.
-    if (indexed >= LARGE_BACKLOG) {
-      // A whole library (first start, upgrade): every table analysed, 20,000 rows per index. The planner compares
-      // how many rows a value of each index matches, and a sample of 400 rows caps every estimate at ~400: at
-      // 1,000,000 books a library (500,000 books) looked as selective as a tag (5,000), and a list of a library's
-      // books with a tag read the whole library (6 s). ~1 s at 100,000 books.
-      await sql`PRAGMA analysis_limit = 20000`.execute(this.db);
-      await sql`ANALYZE`.execute(this.db);
-    } else if (indexed >= OPTIMIZE_AFTER) {
+    if (indexed >= OPTIMIZE_AFTER) {
       await sql`PRAGMA analysis_limit = 400`.execute(this.db);
       await sql`PRAGMA optimize = 0x10002`.execute(this.db);
-    }
-  }
-}
-
-/** Rebuilds the documents of one step's pending entities and clears them from `search_pending`. */
-async function indexPending(tx: Db, pending: { kind: string; id: string }[]): Promise<void> {
-  const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
-  let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
-  // A one-shot book's document carries its series' fields.
-  if (seriesIds.length) {
-    const oneshotBooks = await tx
-      .selectFrom('book')
-      .select('id')
-      .where('series_id', 'in', seriesIds)
-      .where('oneshot', '=', 1)
-      .execute();
-    bookIds = [...new Set([...bookIds, ...oneshotBooks.map((b) => b.id)])];
-  }
-  if (seriesIds.length) await indexSeries(tx, seriesIds);
-  for (const part of chunks(bookIds)) await indexBooks(tx, part);
-  for (const kind of ['series', 'book'] as const) {
-    const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
-    for (const part of chunks(ids)) {
-      await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
     }
   }
 }
