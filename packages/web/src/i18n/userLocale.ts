@@ -10,6 +10,9 @@ import { isLocale, type Locale } from './index';
  */
 export const LOCALE_SETTING = 'webui.locale';
 
+/** A language chosen while signed out (on the login screen): saved for the user who then logs in, not replaced. */
+const CHOSEN_SIGNED_OUT = 'quire.localeChosenSignedOut';
+
 /** Chooses the interface language: remembered here, and on the server when someone is signed in. */
 export function useChooseLocale(): (code: Locale) => void {
   const signedIn = !!useCurrentUser().data;
@@ -19,14 +22,15 @@ export function useChooseLocale(): (code: Locale) => void {
     (code: Locale) => {
       setPreference('locale', code);
       if (signedIn) mutate({ [LOCALE_SETTING]: { value: code } });
+      else sessionStorage.setItem(CHOSEN_SIGNED_OUT, code);
     },
     [signedIn, mutate],
   );
 }
 
 /**
- * Adopts the language the signed-in user chose on another browser; a user who has none on the server yet but chose
- * one in this browser (on the login screen, say) has that one saved.
+ * Adopts the language the signed-in user chose on another browser; a language just chosen on the login screen, or
+ * one chosen in this browser by a user who has none on the server yet, is saved instead.
  */
 export function useLocaleFollowsUser(): void {
   const settings = useUserClientSettings();
@@ -36,7 +40,11 @@ export function useLocaleFollowsUser(): void {
   useEffect(() => {
     if (!loaded) return;
     const local = getPreferences().locale;
-    if (isLocale(saved)) {
+    const justChosen = sessionStorage.getItem(CHOSEN_SIGNED_OUT);
+    if (justChosen !== null) {
+      sessionStorage.removeItem(CHOSEN_SIGNED_OUT);
+      if (isLocale(local) && local !== saved) mutate({ [LOCALE_SETTING]: { value: local } });
+    } else if (isLocale(saved)) {
       if (saved !== local) setPreference('locale', saved);
     } else if (isLocale(local)) mutate({ [LOCALE_SETTING]: { value: local } });
   }, [loaded, saved, mutate]);
