@@ -12,6 +12,7 @@ import { PDFDocument } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 import { chromiumPath, CHROMIUM_ARGS, percentile } from './support/browser.mjs';
 import { makeJpegPages, writeZip } from './support/cbz.mjs';
+import { installTurnProbe, shownPage, timeTurn } from './support/page-turns.mjs';
 import { claim, createLibrary, openDatabase, sessionCookie, sleep, startServer } from './support/server.mjs';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 20);
@@ -20,11 +21,6 @@ const PAGES = TURNS + 4;
 const DWELL_MS = Number(process.env.BENCH_DWELL_MS ?? 500);
 const GOAL_FIRST_MS = 1000;
 const GOAL_P95_MS = 300;
-
-/**
- * What the page-turn probe keeps on the reader's window: the page awaited, and the last turn's times.
- * @typedef {Window & { __expected?: number, __turn?: { start: number, end: number | null } | null }} ProbeWindow
- */
 
 const work = await mkdtemp(join(tmpdir(), 'quire-bench-pdf-'));
 const root = join(work, 'library');
@@ -84,18 +80,11 @@ try {
     });
     await context.addCookies([{ name, value, url: base }]);
     const page = await context.newPage();
-    const shownPage = () =>
-      page
-        .evaluate(() => {
-          const img = /** @type {HTMLImageElement | null} */ (document.querySelector('[data-current] img'));
-          return img?.complete && img.naturalWidth ? Number(/\d+/.exec(img.alt)?.[0]) : 0;
-        })
-        .catch(() => 0); // the document may still be loading
     const opened = performance.now();
     await page.goto(`${base}/book/${bookId}/read?page=1&incognito=true`, {
       waitUntil: 'commit',
     });
-    while ((await shownPage()) !== 1) {
+    while ((await shownPage(page)) !== 1) {
       if (performance.now() - opened > 60_000) throw new Error('the reader did not show page 1');
       await sleep(10);
     }
@@ -108,50 +97,12 @@ try {
       return e ? [e.startTime, e.responseEnd - e.startTime] : [];
     });
 
-    await page.evaluate(() => {
-      const probe = /** @type {ProbeWindow} */ (window);
-      probe.__turn = null;
-      probe.addEventListener(
-        'keydown',
-        (e) => {
-          if (e.key !== 'ArrowRight') return;
-          const expected = probe.__expected;
-          /** @type {{ start: number, end: number | null }} */
-          const turn = { start: performance.now(), end: null };
-          probe.__turn = turn;
-          const check = () => {
-            const img = /** @type {HTMLImageElement | null} */ (document.querySelector('[data-current] img'));
-            const ready = img && img.complete && img.naturalWidth > 0 && img.alt.endsWith(` ${expected}`);
-            if (ready) setTimeout(() => (turn.end = performance.now()), 0);
-            else requestAnimationFrame(check);
-          };
-          requestAnimationFrame(check);
-        },
-        { capture: true },
-      );
-    });
+    await installTurnProbe(page);
     /** @type {number[]} */
     const turns = [];
     for (let n = 2; n <= TURNS + 1; n++) {
       await sleep(DWELL_MS);
-      await page.evaluate((expected) => {
-        /** @type {ProbeWindow} */ (window).__expected = expected;
-      }, n);
-      await page.keyboard.press('ArrowRight');
-      /** @type {number | undefined} */
-      let ms;
-      const deadline = Date.now() + 60_000;
-      while (ms === undefined) {
-        ms = await page.evaluate(() => {
-          const turn = /** @type {ProbeWindow} */ (window).__turn;
-          return turn?.end != null ? turn.end - turn.start : undefined;
-        });
-        if (ms === undefined) {
-          if (Date.now() > deadline) throw new Error(`page ${n} was never shown`);
-          await sleep(5);
-        }
-      }
-      turns.push(ms);
+      turns.push(await timeTurn(page, n, 60_000));
     }
     await context.close();
     const sorted = [...turns].sort((a, b) => a - b);

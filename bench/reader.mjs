@@ -10,17 +10,13 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumPath, CHROMIUM_ARGS, percentile } from './support/browser.mjs';
 import { makeJpegPages, writeZip } from './support/cbz.mjs';
+import { installTurnProbe, shownPage, timeTurn } from './support/page-turns.mjs';
 import { claim, createLibrary, openDatabase, sessionCookie, sleep, startServer } from './support/server.mjs';
 
 const PAGES = 100;
 /** Time the reader is left on each page before the next press, as a reader would (preloading happens here). */
 const DWELL_MS = Number(process.env.BENCH_DWELL_MS ?? 300);
 const GOAL_P95_MS = 50;
-
-/**
- * What the page-turn probe keeps on the reader's window: the page awaited, and the last turn's times.
- * @typedef {Window & { __expected?: number, __turn?: { start: number, end: number | null } | null }} ProbeWindow
- */
 
 const work = await mkdtemp(join(tmpdir(), 'quire-bench-reader-'));
 const root = join(work, 'library');
@@ -68,69 +64,19 @@ try {
   await context.addCookies([{ name, value, url: server.base }]);
   const page = await context.newPage();
   await page.goto(`${server.base}/book/${bookId}/read?page=1&incognito=true`);
-
-  const shownPage = () =>
-    page
-      .evaluate(() => {
-        const img = /** @type {HTMLImageElement | null} */ (document.querySelector('[data-current] img'));
-        return img?.complete && img.naturalWidth ? Number(/\d+/.exec(img.alt)?.[0]) : 0;
-      })
-      .catch(() => 0); // the document may still be loading
   const deadline = Date.now() + 30_000;
-  while ((await shownPage()) !== 1) {
+  while ((await shownPage(page)) !== 1) {
     if (Date.now() > deadline) throw new Error('the reader did not show page 1');
     await sleep(50);
   }
 
-  // In the page: a capturing keydown listener notes the press; a requestAnimationFrame loop watches for the first
-  // frame that has the expected page's image on screen.
-  await page.evaluate(() => {
-    const probe = /** @type {ProbeWindow} */ (window);
-    probe.__turn = null;
-    probe.addEventListener(
-      'keydown',
-      (e) => {
-        if (e.key !== 'ArrowRight') return;
-        const start = performance.now();
-        const expected = probe.__expected;
-        /** @type {{ start: number, end: number | null }} */
-        const turn = { start, end: null };
-        probe.__turn = turn;
-        const check = () => {
-          const img = /** @type {HTMLImageElement | null} */ (document.querySelector('[data-current] img'));
-          const ready = img && img.complete && img.naturalWidth > 0 && img.alt.endsWith(` ${expected}`);
-          if (ready) setTimeout(() => (turn.end = performance.now()), 0);
-          else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      },
-      { capture: true },
-    );
-  });
+  await installTurnProbe(page);
 
   /** @type {number[]} */
   const samples = [];
   for (let n = 2; n <= PAGES; n++) {
     await sleep(DWELL_MS);
-    await page.evaluate((expected) => {
-      const probe = /** @type {ProbeWindow} */ (window);
-      probe.__expected = expected;
-    }, n);
-    await page.keyboard.press('ArrowRight');
-    /** @type {number | undefined} */
-    let ms;
-    const turnDeadline = Date.now() + 10_000;
-    while (ms === undefined) {
-      ms = await page.evaluate(() => {
-        const turn = /** @type {ProbeWindow} */ (window).__turn;
-        return turn?.end != null ? turn.end - turn.start : undefined;
-      });
-      if (ms === undefined) {
-        if (Date.now() > turnDeadline) throw new Error(`page ${n} was never shown`);
-        await sleep(5);
-      }
-    }
-    samples.push(ms);
+    samples.push(await timeTurn(page, n, 10_000));
   }
 
   const sorted = [...samples].sort((a, b) => a - b);

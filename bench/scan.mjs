@@ -30,6 +30,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { LIBRARY_FORM_DEFAULTS } from '@quire/api/constants';
 import yauzl from 'yauzl';
 import { makeJpegPages, writeZip } from './support/cbz.mjs';
 import { printProfile } from './support/cpuprofile.mjs';
@@ -63,33 +64,7 @@ const PAGES = positive(opt.pages, '--pages');
 const PER_SERIES = positive(opt['per-series'], '--per-series');
 /** Library creation bodies besides name and root (ui.md §12.6 for the web client's; none for the API's defaults). */
 const OPTION_SETS = {
-  web: {
-    importComicInfoBook: true,
-    importComicInfoSeries: true,
-    importComicInfoCollection: true,
-    importComicInfoReadList: true,
-    importComicInfoSeriesAppendVolume: true,
-    importEpubBook: true,
-    importEpubSeries: true,
-    importMylarSeries: true,
-    importLocalArtwork: true,
-    importBarcodeIsbn: false,
-    scanForceModifiedTime: false,
-    scanOnStartup: false,
-    scanInterval: 'EVERY_6H',
-    scanCbx: true,
-    scanPdf: true,
-    scanEpub: true,
-    scanDirectoryExclusions: ['#recycle', '@eaDir', '@Recycle'],
-    repairExtensions: false,
-    convertToCbz: false,
-    emptyTrashAfterScan: false,
-    seriesCover: 'FIRST',
-    hashFiles: true,
-    hashPages: false,
-    hashKoreader: false,
-    analyzeDimensions: true,
-  },
+  web: LIBRARY_FORM_DEFAULTS,
   api: {},
 };
 const OPTIONS = opt.options.split(',').map((o) => {

@@ -8,6 +8,7 @@ import {
 } from '../../packages/server/test/support/feed-server.js';
 import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -36,11 +37,7 @@ describe('announcements', () => {
       ]),
     );
     server = await startServer({ QUIRE_ANNOUNCEMENTS_URL: feed.url });
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     // The server fetches in the background at start-up.
     const deadline = Date.now() + 20_000;
     for (;;) {

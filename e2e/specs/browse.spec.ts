@@ -8,6 +8,7 @@ import { writeCbz } from '../../packages/server/test/support/library-builder.js'
 import { launchBrowser, newPage, logIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 /** A screenshot file under e2e/artifacts, to look at. */
 function artifact(name: string): string {
@@ -88,11 +89,7 @@ describe('browse: a library of series, filters held in the URL, search from the 
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     libraryRoot = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-browse-')));
     let seed = 1;
     for (const b of BOOKS) {

@@ -8,6 +8,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { launchBrowser, newPage, logIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'reader@example.org';
 const PASSWORD = 'reader-secret';
@@ -76,11 +77,7 @@ describe('details: mark a series read, a book unread, on deck follows; delete a 
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     libraryRoot = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-details-')));
     await buildLibrary(libraryRoot);
     const created = await fetch(`${server.url}/api/v1/libraries`, {

@@ -7,6 +7,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { launchBrowser, logIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -41,11 +42,7 @@ describe('duplicate pages: mark a shared page for manual deletion, delete its ma
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-duplicate-pages-')));
     await mkdir(join(root, 'Series'), { recursive: true });
     const credits = await makeImage('png', 77, 120, 180);

@@ -7,6 +7,7 @@ import { buildLibrary } from '../../packages/server/test/support/library-builder
 import { launchBrowser, logIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -48,11 +49,7 @@ describe('import books: one new book and one upgrade through /import/books', () 
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-import-library-')));
     incoming = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-import-incoming-')));
     await buildLibrary(root, {

@@ -9,6 +9,7 @@ import { buildLibrary, type CbzOptions } from '../../packages/server/test/suppor
 import { launchBrowser, logIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -56,11 +57,7 @@ describe('read list import: a real .cbl with one book missing becomes a read lis
   beforeAll(async () => {
     expect(requested).toHaveLength(15);
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-import-readlist-')));
     // Series folders are named `Series (Volume)`, the name a request is tried under first; numbers get leading
     // zeros, which matching ignores; each title says the book's place in the list.

@@ -9,6 +9,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { launchBrowser, newPage, logIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -75,11 +76,7 @@ describe('libraries: add through the folder browser, scan, analysis, pages, acti
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     libraryRoot = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-library-')));
     bookFiles = await buildLibrary(libraryRoot);
     browser = await launchBrowser();

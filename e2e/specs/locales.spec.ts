@@ -8,6 +8,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { launchBrowser, logIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -41,11 +42,7 @@ describe('locales: the browser language on a first visit, the user language ever
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     // A Latin-script path, which must read left to right inside Hebrew text.
     libraryRoot = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-locales-')));
     await mkdir(join(libraryRoot, 'Captain Science'));

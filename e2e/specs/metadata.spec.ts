@@ -7,6 +7,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { launchBrowser, newPage, logIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'editor@example.org';
 const PASSWORD = 'editor-secret';
@@ -75,11 +76,7 @@ describe('metadata: edit a book, bulk-edit tags, create and reorder a collection
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     libraryRoot = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-metadata-')));
     await buildLibrary(libraryRoot);
     const created = await fetch(`${server.url}/api/v1/libraries`, {

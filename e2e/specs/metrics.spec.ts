@@ -7,6 +7,7 @@ import { buildLibrary, makeImage } from '../../packages/server/test/support/libr
 import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -41,11 +42,7 @@ describe('metrics: the charts of two real libraries, in light and dark theme', (
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-metrics-')));
     // Comics: two series, three books and a series cover (a sidecar); Manga: one book.
     await buildLibrary(join(root, 'comics'), {

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../../packages/server/test/support/oidc-provider.js';
 import { launchBrowser, newPage, screenshot } from '../support/browser.js';
 import { freePort, startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const ADMIN = 'admin@example.org';
 const ADMIN_PASSWORD = 'admin-secret';
@@ -56,11 +57,7 @@ describe('OAuth2 / OpenID Connect login in the browser', () => {
       QUIRE_OAUTH2_TEST_NAME: 'Test IdP',
       ...env,
     });
-    const claimed = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': ADMIN, 'X-Komga-Password': ADMIN_PASSWORD },
-    });
-    expect(claimed.status).toBe(200);
+    await claimServer(server, ADMIN, ADMIN_PASSWORD);
     const created = await fetch(`${server.url}/api/v2/users`, {
       method: 'POST',
       headers: { authorization: adminAuth, 'content-type': 'application/json' },

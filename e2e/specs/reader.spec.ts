@@ -7,7 +7,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { fixture } from '../../packages/server/test/support/fixtures.js';
 import { launchBrowser, newPage, logIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
-import { analysedBooks, writeLibraryFiles, type BookRow, type LibraryFiles } from '../support/library.js';
+import { analysedBooks, writeLibraryFiles, type BookRow, type LibraryFiles, claimServer } from '../support/library.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const EMAIL = 'reader@example.org';
@@ -80,11 +80,7 @@ describe('readers: paged, continuous and EPUB', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-reader-')));
     await writeLibraryFiles(root, FILES);
     const created = await api<{ id: string }>('/api/v1/libraries', {

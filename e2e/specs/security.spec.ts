@@ -10,6 +10,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { launchBrowser, logIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { claimServer } from '../support/library.js';
 
 const EMAIL = 'admin@example.org';
 const PASSWORD = 'admin-secret';
@@ -57,11 +58,7 @@ describe('the web client under its security policy, and a hostile EPUB', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    const claim = await fetch(`${server.url}/api/v1/claim`, {
-      method: 'POST',
-      headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD },
-    });
-    expect(claim.status).toBe(200);
+    await claimServer(server, EMAIL, PASSWORD);
     root = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-security-')));
     for (const [rel, make] of Object.entries(FILES)) {
       const path = join(root, rel);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
+import i18next from 'i18next';
 import type { Page } from 'playwright-core';
 import { repoRoot } from './server.js';
 
@@ -114,7 +115,15 @@ export function tr(lang: string, key: string, vars: Record<string, string> = {})
   let value: unknown = all;
   for (const part of key.split('.')) value = (value as Messages | undefined)?.[part];
   if (typeof value !== 'string') throw new Error(`no string ${key} in ${lang}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? `{{${name}}}`);
+  // As the app does (i18n/index.ts): in a right-to-left language each interpolated value sits between Unicode
+  // isolates, which are part of the accessible name a locator matches.
+  const isolate =
+    i18next.dir(lang) === 'rtl'
+      ? (text: string) => (text === '' ? text : `\u2068${text}\u2069`)
+      : (text: string) => text;
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+    vars[name] === undefined ? `{{${name}}}` : isolate(vars[name]),
+  );
 }
 
 /**

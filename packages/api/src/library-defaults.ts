@@ -36,3 +36,14 @@ export const LIBRARY_OPTION_DEFAULTS = {
   hashKoreader: false,
   analyzeDimensions: true,
 };
+
+/**
+ * What the add-library dialog pre-fills: the API defaults, except the directory exclusions, which both Komga web
+ * clients pre-fill, and the ISBN barcode search, which it leaves off (ui.md §12.6: it reads pages of every book, the
+ * costliest part of an import). `bench:scan --options web` sends the same.
+ */
+export const LIBRARY_FORM_DEFAULTS = {
+  ...LIBRARY_OPTION_DEFAULTS,
+  importBarcodeIsbn: false,
+  scanDirectoryExclusions: [...SUGGESTED_DIRECTORY_EXCLUSIONS],
+};

@@ -1,10 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DirectoryListingDto, LibraryCreationDto, LibraryDto, LibraryUpdateDto, PathDto } from '@quire/api';
 import {
-  LIBRARY_OPTION_DEFAULTS,
+  LIBRARY_FORM_DEFAULTS,
   SCAN_INTERVALS as ALL_SCAN_INTERVALS,
   SERIES_COVERS as ALL_SERIES_COVERS,
-  SUGGESTED_DIRECTORY_EXCLUSIONS,
 } from '@quire/api/constants';
 import { ApiError, client } from './client';
 
@@ -20,16 +19,8 @@ export const SERIES_COVERS: readonly SeriesCover[] = ALL_SERIES_COVERS;
 /** Every option of a library: what the add/edit dialog sets besides name, root and the one-shots directory. */
 export type LibraryOptions = Omit<LibraryDto, 'id' | 'name' | 'root' | 'oneshotsDirectory' | 'unavailable'>;
 
-/**
- * The server's defaults for a new library (engine.md §1.2), except the directory exclusions, which both Komga web
- * clients pre-fill, and the ISBN barcode search, which the add-library dialog leaves off (ui.md §12.6: it reads
- * pages of every book, the costliest part of an import).
- */
-export const LIBRARY_DEFAULTS: LibraryOptions = {
-  ...LIBRARY_OPTION_DEFAULTS,
-  importBarcodeIsbn: false,
-  scanDirectoryExclusions: [...SUGGESTED_DIRECTORY_EXCLUSIONS],
-};
+/** What the add-library dialog pre-fills (`LIBRARY_FORM_DEFAULTS` says why it differs from the API's). */
+export const LIBRARY_DEFAULTS: LibraryOptions = LIBRARY_FORM_DEFAULTS;
 
 export const libraryKeys = {
   all: ['libraries'] as const,
