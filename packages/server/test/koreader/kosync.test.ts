@@ -255,7 +255,9 @@ describe('KOReader sync', () => {
   describe('paged documents', () => {
     it('a push of page 3 of 5 is the read progress and Readium progression the REST API shows', async () => {
       const res = await push({ document: hashes.cbz, progress: '3', percentage: 0.6, ...DEVICE });
-      expect(res).toMatchObject({ status: 200, raised: false });
+      // 200 with no body, as Komga answers, and not typed JSON: KOReader fails to decode an empty JSON body.
+      expect(res).toMatchObject({ status: 200, raised: false, text: '' });
+      expect(res.contentType).not.toMatch(/json/);
       expect(await readProgress('cbz')).toMatchObject({
         page: 3,
         completed: false,
