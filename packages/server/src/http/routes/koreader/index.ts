@@ -52,7 +52,7 @@ export const koreaderRoutes: FastifyPluginAsync<KoreaderRouteDeps> = async (app,
       return sendError(reply, req, 401, 'The user of this API key does not have the KOREADER_SYNC role');
   };
 
-  // Registration happens in Quire's user screens: KOReader shows this message.
+  // Accounts are made in Quire: registering is refused as Komga refuses it (KOReader shows the message).
   app.post('/koreader/users/create', async (req, reply) => sendError(reply, req, 403, 'User creation is disabled'));
 
   app.get('/koreader/users/auth', { onRequest: authenticate }, async (_req, reply) =>
