@@ -38,6 +38,7 @@ import { historyHandlers } from './history.js';
 import { mediaManagementHandlers } from './media-management.js';
 import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
+import { koreaderRoutes } from './koreader/index.js';
 
 export interface RouteOptions {
   contextPath: string;
@@ -58,6 +59,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     shutdown: deps.shutdown,
   });
   await app.register(metricRoutes, deps.metrics);
+  await app.register(koreaderRoutes, { authenticator: deps.accounts.authenticator, koreader: deps.koreader });
   const { accounts } = deps;
   await app.register(oauth2Routes, {
     oauth2: accounts.oauth2,
