@@ -38,6 +38,8 @@ import { historyHandlers } from './history.js';
 import { mediaManagementHandlers } from './media-management.js';
 import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
+import { koboRoutes } from './kobo/index.js';
+import { syncPointHandlers } from './sync-points.js';
 
 export interface RouteOptions {
   contextPath: string;
@@ -58,6 +60,18 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     shutdown: deps.shutdown,
   });
   await app.register(metricRoutes, deps.metrics);
+  await app.register(koboRoutes, {
+    prefix: '/kobo/:apiKey',
+    accounts: deps.accounts,
+    settings: deps.settings,
+    books: deps.books,
+    thumbnails: deps.thumbnails,
+    reading: deps.reading,
+    kobo: deps.kobo,
+    files: deps.libraries.files,
+    storeUrl: deps.config.koboStoreUrl,
+    contextPath: opts.contextPath,
+  });
   const { accounts } = deps;
   await app.register(oauth2Routes, {
     oauth2: accounts.oauth2,
@@ -106,6 +120,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...readListBookHandlers({ browse: deps.browse, books: deps.books }),
       ...referentialHandlers({ referential: deps.referential }),
       ...readProgressHandlers({ reading: deps.reading }),
+      ...syncPointHandlers({ kobo: deps.kobo }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
       ...pageHashHandlers({ duplicatePages: deps.duplicatePages }),
       ...importHandlers({ transientBooks: deps.transientBooks, importer: deps.importer }),
