@@ -35,10 +35,27 @@ const ON_DECK: Record<User, string[]> = {
 
 let f: Fixture;
 let c: ReturnType<typeof client>;
+/** Each user's API key, for the Kobo routes (`/kobo/{apiKey}/…`); every user is given KOBO_SYNC. */
+const koboKeys = {} as Record<User, string>;
 
 beforeAll(async () => {
   f = await buildFixture();
   c = client(f);
+  const users = (await c.call(f.users.admin, 'GET', '/api/v2/users')).body as { id: string; email: string }[];
+  for (const user of USERS) {
+    if (user !== 'admin') {
+      const id = users.find((u) => u.email === `${user.toLowerCase()}@example.org`)!.id;
+      const res = await f.s.fetch(`/api/v2/users/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: f.users.admin },
+        json: { roles: ['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC'] },
+      });
+      expect(res.status).toBe(204);
+    }
+    const key = await c.call(f.users[user], 'POST', '/api/v2/users/me/api-keys', { comment: 'Kobo' });
+    expect(key.status).toBe(200);
+    koboKeys[user] = (key.body as { key: string }).key;
+  }
 }, 60_000);
 afterAll(() => f.s.close());
 
@@ -136,6 +153,37 @@ describe.each(USERS)('%s', (user) => {
     const readList = await c.bookPage(auth(), `/api/v1/readlists/${f.readLists.ordered}/books`);
     expect(bookKeys(f, readList)).toEqual(listBooks);
     expect(readList.totalElements).toBe(listBooks.length);
+  });
+
+  it('Kobo sync sends only visible EPUBs, and refuses every hidden book by id', async () => {
+    const kobo = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      f.s.fetch(`/kobo/${koboKeys[user]}${path}`, init);
+    const res = await kobo('/v1/library/sync');
+    expect(res.status).toBe(200);
+    const items = (await res.json()) as { NewEntitlement: { BookEntitlement: { Id: string } } }[];
+    const keyOf = (id: string) => Object.entries(f.books).find(([, b]) => b === id)?.[0] ?? id;
+    const synced = items.map((i) => keyOf(i.NewEntitlement.BookEntitlement.Id));
+    // Élodie's books are the fixture's only EPUBs.
+    expect(synced.sort()).toEqual(books.filter((b) => b.startsWith('elodie/')));
+    for (const spec of SERIES) {
+      for (const book of spec.books) {
+        const id = f.books[`${spec.key}/${book.name}`]!;
+        const statuses = [
+          (await kobo(`/v1/library/${id}/metadata`)).status,
+          (await kobo(`/v1/library/${id}/state`)).status,
+          (await kobo(`/v1/books/${id}/file/epub`)).status,
+          (await kobo(`/v1/books/${id}/thumbnail/100/150/false/image.jpg`)).status,
+          (
+            await kobo(`/v1/library/${id}/state`, {
+              method: 'PUT',
+              json: { ReadingStates: [{ StatusInfo: { Status: 'Reading' } }] },
+            })
+          ).status,
+        ];
+        if (visible.includes(spec.key)) expect(statuses, `${spec.key}/${book.name}`).not.toContain(403);
+        else expect(statuses, `${spec.key}/${book.name}`).toEqual([403, 403, 403, 403, 403]);
+      }
+    }
   });
 });
 
