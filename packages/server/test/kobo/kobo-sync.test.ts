@@ -20,6 +20,7 @@ import { call, createUser } from '../reading/helpers.js';
 interface StoreCall {
   method: string;
   url: string;
+  token?: string | string[];
 }
 let store: Server;
 let storeUrl: string;
@@ -83,9 +84,14 @@ async function syncAll(token?: string) {
 
 beforeAll(async () => {
   store = createServer((req, res) => {
-    storeCalls.push({ method: req.method ?? '', url: req.url ?? '' });
+    storeCalls.push({ method: req.method ?? '', url: req.url ?? '', token: req.headers['x-kobo-synctoken'] });
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ FromStore: true }));
+    if (req.url === '/v1/library/sync') {
+      res.setHeader('x-kobo-synctoken', `store-token-${storeCalls.length}`);
+      // A store with one book, sent to a device that has none of its token yet.
+      const fresh = req.headers['x-kobo-synctoken'] === undefined;
+      res.end(JSON.stringify(fresh ? [{ NewEntitlement: { BookEntitlement: { Id: 'store-book' } } }] : []));
+    } else res.end(JSON.stringify({ FromStore: true }));
   });
   await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
   storeUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
@@ -425,6 +431,17 @@ describe('the Kobo store', () => {
       const res = await kobo('/v1/user/profile?x=1');
       expect(await res.json()).toEqual({ FromStore: true });
       expect(storeCalls).toEqual([{ method: 'GET', url: '/v1/user/profile?x=1' }]);
+
+      // The store's books follow Quire's in a sync, and the store's token travels inside Quire's.
+      const first = await syncAll();
+      expect(first.items.map((i) => i.NewEntitlement?.BookEntitlement.Id)).toEqual([
+        ...epubs.slice(0, 2),
+        'store-book',
+        epubs[2],
+      ]);
+      expect((await sync(first.token)).items).toEqual([]);
+      const syncs = storeCalls.filter((c) => c.url === '/v1/library/sync');
+      expect(syncs.map((c) => c.token)).toEqual([undefined, 'store-token-2', 'store-token-3']);
       const cover = await kobo('/v1/books/store-book/thumbnail/100/150/false/image.jpg', { redirect: 'manual' });
       expect(cover.status).toBe(307);
       expect(cover.headers.get('location')).toBe('https://cdn.kobo.com/book-images/store-book/100/150/false/image.jpg');

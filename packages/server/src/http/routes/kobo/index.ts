@@ -148,6 +148,26 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
 
   const json = (reply: FastifyReply, body: unknown) => reply.type(KOBO_JSON).send(body);
 
+  /** The Kobo store's part of a sync (proxy on): its items, its next token, whether it has more. Undefined if down. */
+  const storeSync = async (req: FastifyRequest, rawToken: string) => {
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers };
+    delete headers[SYNC_TOKEN_HEADER];
+    if (rawToken) headers[SYNC_TOKEN_HEADER] = rawToken;
+    try {
+      const res = await callStore(storeUrl, { method: 'GET', path: storePath(req), headers });
+      const body: unknown = await res.json();
+      if (!res.ok || !Array.isArray(body)) return undefined;
+      return {
+        items: body as unknown[],
+        token: res.headers.get(SYNC_TOKEN_HEADER),
+        more: res.headers.get('x-kobo-sync')?.toLowerCase() === 'continue',
+      };
+    } catch (err) {
+      req.log.warn({ err }, 'The Kobo store did not answer the library sync; syncing Quire only');
+      return undefined;
+    }
+  };
+
   app.get('/ping', async (_req, reply) => reply.type(KOBO_JSON).send('pong'));
 
   app.get('/v1/initialization', async (req, reply) => {
@@ -220,8 +240,18 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
           },
         });
     }
-    if (batch.more) reply.header('x-kobo-sync', 'continue');
-    reply.header(SYNC_TOKEN_HEADER, encodeSyncToken(batch.token));
+    let { more, token } = batch;
+    if (await proxyOn()) {
+      // The store's own entitlements (books bought from Kobo) follow Quire's, with the store's token kept in ours.
+      const store = await storeSync(req, token.rawKoboSyncToken);
+      if (store) {
+        items.push(...store.items);
+        token = { ...token, rawKoboSyncToken: store.token ?? token.rawKoboSyncToken };
+        more ||= store.more;
+      }
+    }
+    if (more) reply.header('x-kobo-sync', 'continue');
+    reply.header(SYNC_TOKEN_HEADER, encodeSyncToken(token));
     return json(reply, items);
   });
 
