@@ -37,6 +37,8 @@ export interface SyncPointRepository {
   /** Whether `take` would find any. */
   pending(change: SyncPointChange, toId: string, fromId: string | null): Promise<boolean>;
   delete(id: string): Promise<void>;
+  /** The API key's sync points but these (a new sync began: any other ongoing one was abandoned). */
+  deleteOthers(userId: string, apiKeyId: string, keep: readonly string[]): Promise<void>;
   /** The user's sync points, all or those of some API keys. */
   deleteForUser(userId: string, apiKeyIds: readonly string[] | null): Promise<void>;
 }

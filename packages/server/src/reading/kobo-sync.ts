@@ -102,14 +102,17 @@ export class KoboSync {
       const point = id ? await this.d.syncPoints.find(id) : undefined;
       return point && point.userId === reader.id && point.apiKeyId === apiKeyId ? point : undefined;
     };
-    const to =
-      (await own(token.ongoingSyncPointId)) ??
-      (await this.d.syncPoints.create(reader, apiKeyId, {
+    const from = await own(token.lastSuccessfulSyncPointId);
+    let to = await own(token.ongoingSyncPointId);
+    if (!to) {
+      // A new sync: snapshots of syncs this device left unfinished are dropped, or each would stay for ever.
+      await this.d.syncPoints.deleteOthers(reader.id, apiKeyId, from ? [from.id] : []);
+      to = await this.d.syncPoints.create(reader, apiKeyId, {
         id: newId(),
         now: this.now(),
         epubMediaType: this.d.epubMediaType,
-      }));
-    const from = await own(token.lastSuccessfulSyncPointId);
+      });
+    }
 
     const kinds: SyncPointChange[] = from ? ['added', 'changed', 'removed', 'readingState'] : ['all'];
     const found: Record<SyncPointChange, string[]> = { all: [], added: [], changed: [], removed: [], readingState: [] };

@@ -274,6 +274,25 @@ describe('library sync', () => {
     expect(byId.get(epubs[0])!.CurrentBookmark.Location?.Value).toBe('kobo.7.1');
   });
 
+  it('sends changed metadata, and drops the snapshot of a sync the device left unfinished', async () => {
+    const points = () => s.app.deps.db.selectFrom('sync_point').select('id').execute();
+    expect(await points()).toHaveLength(1);
+    await s.app.deps.db
+      .updateTable('book_metadata')
+      .set({ last_modified_date: new Date().toISOString() })
+      .where('book_id', 'in', epubs)
+      .execute();
+    const started = await sync(token); // three changes: a first batch of two, then the device gives up
+    expect(started.more).toBe(true);
+    expect(started.items.map((i) => i.ChangedEntitlement?.BookEntitlement.Id)).toEqual(epubs.slice(0, 2));
+    expect(await points()).toHaveLength(2);
+    // Its next sync starts again from its last completed one, and the unfinished snapshot goes.
+    const next = await syncAll(token);
+    token = next.token;
+    expect(next.items.map((i) => i.ChangedEntitlement?.BookEntitlement.Id)).toEqual(epubs);
+    expect(await points()).toHaveLength(1);
+  });
+
   it('removes a book that is gone', async () => {
     await s.app.deps.db
       .updateTable('book')

@@ -180,6 +180,12 @@ export class KyselySyncPointRepository implements SyncPointRepository {
     await this.db.deleteFrom('sync_point').where('id', '=', id).execute();
   }
 
+  async deleteOthers(userId: string, apiKeyId: string, keep: readonly string[]): Promise<void> {
+    let q = this.db.deleteFrom('sync_point').where('user_id', '=', userId).where('api_key_id', '=', apiKeyId);
+    if (keep.length) q = q.where('id', 'not in', keep);
+    await q.execute();
+  }
+
   async deleteForUser(userId: string, apiKeyIds: readonly string[] | null): Promise<void> {
     let q = this.db.deleteFrom('sync_point').where('user_id', '=', userId);
     if (apiKeyIds !== null) {
