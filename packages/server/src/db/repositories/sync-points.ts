@@ -10,6 +10,11 @@ const CHANGED = sql<boolean>`(t.file_last_modified != f.file_last_modified OR t.
   OR t.file_hash != f.file_hash OR t.metadata_last_modified_date != f.metadata_last_modified_date
   OR t.thumbnail_id IS NOT f.thumbnail_id)`;
 
+/** The book of the row aliased `alias` is not in that sync point's table (its books, or the removals sent). */
+const absentFrom = (table: 'sync_point_book' | 'sync_point_removed', pointId: string, alias: 'f' | 't') =>
+  sql<boolean>`NOT EXISTS (SELECT 1 FROM ${sql.table(table)} x
+    WHERE x.sync_point_id = ${pointId} AND x.book_id = ${sql.ref(`${alias}.book_id`)})`;
+
 export class KyselySyncPointRepository implements SyncPointRepository {
   constructor(private readonly db: Db) {}
 
@@ -114,28 +119,8 @@ export class KyselySyncPointRepository implements SyncPointRepository {
         .selectFrom('sync_point_book as f')
         .select('f.book_id')
         .where('f.sync_point_id', '=', fromId)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('sync_point_book as t')
-                .select('t.book_id')
-                .where('t.sync_point_id', '=', toId)
-                .whereRef('t.book_id', '=', 'f.book_id'),
-            ),
-          ),
-        )
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('sync_point_removed as r')
-                .select('r.book_id')
-                .where('r.sync_point_id', '=', toId)
-                .whereRef('r.book_id', '=', 'f.book_id'),
-            ),
-          ),
-        )
+        .where(absentFrom('sync_point_book', toId, 'f'))
+        .where(absentFrom('sync_point_removed', toId, 'f'))
         .orderBy('f.book_created_date')
         .orderBy('f.book_id')
         .limit(limit)
@@ -152,20 +137,7 @@ export class KyselySyncPointRepository implements SyncPointRepository {
       .limit(limit);
     if (change === 'all') return ids(await to.execute());
     if (fromId === null) return [];
-    if (change === 'added') {
-      const added = to.where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('sync_point_book as f')
-              .select('f.book_id')
-              .where('f.sync_point_id', '=', fromId)
-              .whereRef('f.book_id', '=', 't.book_id'),
-          ),
-        ),
-      );
-      return ids(await added.execute());
-    }
+    if (change === 'added') return ids(await to.where(absentFrom('sync_point_book', fromId, 't')).execute());
     const both = to.innerJoin('sync_point_book as f', (j) =>
       j.onRef('f.book_id', '=', 't.book_id').on('f.sync_point_id', '=', fromId),
     );

@@ -21,42 +21,29 @@ type KoboStatus = 'ReadyToRead' | 'Reading' | 'Finished';
 
 const iso = (date: string) => new Date(date).toISOString();
 
-export function entitlement(book: BookView, removed: boolean) {
+/** The device's entitlement to a book; a removed book may be gone from the database, so only its id is needed. */
+function entitlementOf(id: string, created: string, lastModified: string, removed: boolean) {
   return {
     Accessibility: 'Full',
-    ActivePeriod: { From: iso(book.createdDate) },
-    Created: iso(book.createdDate),
-    CrossRevisionId: book.id,
-    Id: book.id,
+    ActivePeriod: { From: created },
+    Created: created,
+    CrossRevisionId: id,
+    Id: id,
     IsHiddenFromArchive: false,
     IsLocked: false,
     IsRemoved: removed,
-    LastModified: iso(book.lastModifiedDate),
+    LastModified: lastModified,
     OriginCategory: 'Imported',
-    RevisionId: book.id,
+    RevisionId: id,
     Status: 'Active',
   };
 }
 
-/** A removed book may be gone from the database: the device only needs its id to drop it. */
+export const entitlement = (book: BookView) =>
+  entitlementOf(book.id, iso(book.createdDate), iso(book.lastModifiedDate), false);
+
 export function removedEntitlement(bookId: string, now: Date) {
-  const date = now.toISOString();
-  return {
-    BookEntitlement: {
-      Accessibility: 'Full',
-      ActivePeriod: { From: date },
-      Created: date,
-      CrossRevisionId: bookId,
-      Id: bookId,
-      IsHiddenFromArchive: false,
-      IsLocked: false,
-      IsRemoved: true,
-      LastModified: date,
-      OriginCategory: 'Imported',
-      RevisionId: bookId,
-      Status: 'Active',
-    },
-  };
+  return { BookEntitlement: entitlementOf(bookId, now.toISOString(), now.toISOString(), true) };
 }
 
 export function bookMetadata(book: BookView, downloadUrl: string, download: Download) {

@@ -131,12 +131,18 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
 
   const reader = (req: FastifyRequest) => req.user!;
 
-  /** A book by id for this device: 403 when hidden from its user; unknown: the store's, when proxied, else 404. */
+  /** A book by id for this device: 403 when hidden from its user; undefined when unknown. */
   const visibleBook = async (req: FastifyRequest, bookId: string) => {
     const book = await books.queries.findById(bookId, reader(req).id);
     if (!book) return undefined;
     checkAccess(reader(req), book.access);
     return book;
+  };
+
+  /** A book id Quire does not know: the store's book when proxied, else 404. */
+  const notQuires = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (await proxyOn()) return forwardToStore(storeUrl, req, reply, storePath(req));
+    throw notFound();
   };
 
   const downloadOf = async (book: { media: { epubIsKepub: boolean } }): Promise<Download> => {
@@ -216,7 +222,7 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
       const download = await downloadOf(book);
       const url = `${koboBase}/v1/books/${book.id}/file/epub?convert_kepub=${download.convertKepub}`;
       return {
-        BookEntitlement: entitlement(book, false),
+        BookEntitlement: entitlement(book),
         BookMetadata: bookMetadata(book, url, download),
         ReadingState: readingState(book.id, book.media.pageCount, progress.get(book.id), book.createdDate),
       };
@@ -260,10 +266,7 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
     { schema: { params: BookParams } },
     async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
-      if (!book) {
-        if (await proxyOn()) return forwardToStore(storeUrl, req, reply, storePath(req));
-        throw notFound();
-      }
+      if (!book) return notQuires(req, reply);
       const { kobo: koboBase } = await bases(req);
       const download = await downloadOf(book);
       const url = `${koboBase}/v1/books/${book.id}/file/epub?convert_kepub=${download.convertKepub}`;
@@ -276,10 +279,7 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
     { schema: { params: BookParams } },
     async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
-      if (!book) {
-        if (await proxyOn()) return forwardToStore(storeUrl, req, reply, storePath(req));
-        throw notFound();
-      }
+      if (!book) return notQuires(req, reply);
       const progress = await kobo.progress(reader(req).id, [book.id]);
       return json(reply, [readingState(book.id, book.media.pageCount, progress.get(book.id), book.createdDate)]);
     },
@@ -291,10 +291,7 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
     async (req, reply) => {
       const user = reader(req);
       const book = await visibleBook(req, req.params.bookId);
-      if (!book) {
-        if (await proxyOn()) return forwardToStore(storeUrl, req, reply, storePath(req));
-        throw notFound();
-      }
+      if (!book) return notQuires(req, reply);
       const state = req.body.ReadingStates[0]!;
       const bookmark = state.CurrentBookmark ?? null;
       const status = state.StatusInfo?.Status ?? null;
