@@ -78,6 +78,16 @@ export interface SyncPointBookTable {
   read_progress_last_modified_date: string | null;
   synced: Generated<Bool>;
 }
+export interface SyncPointReadListTable {
+  sync_point_id: string;
+  readlist_id: string;
+  name: string;
+  created_date: string;
+  last_modified_date: string;
+  /** The snapshot's books of the list, in list order, comma-separated. */
+  book_ids: string;
+  synced: Generated<Bool>;
+}
 export interface AuthenticationActivityTable {
   id: string;
   user_id: string | null;
@@ -467,6 +477,8 @@ export interface DB {
   sync_point: SyncPointTable;
   sync_point_book: SyncPointBookTable;
   sync_point_removed: { sync_point_id: string; book_id: string };
+  sync_point_readlist: SyncPointReadListTable;
+  sync_point_readlist_removed: { sync_point_id: string; readlist_id: string };
   authentication_activity: AuthenticationActivityTable;
   server_settings: ServerSettingsTable;
   task: TaskTable;

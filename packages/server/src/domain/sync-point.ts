@@ -19,10 +19,28 @@ export interface SyncPoint {
  * - `removed`: in the last snapshot, not in the new (deleted, hidden since, no longer READY);
  * - `readingState`: in both, unchanged but for the user's read progress.
  */
-export type SyncPointChange = 'all' | 'added' | 'changed' | 'removed' | 'readingState';
+export type SyncPointChange = 'all' | 'added' | 'changed' | 'removed' | 'readingState' | ReadListChange;
+
+/**
+ * Read lists holding books of the snapshot, which the device shows as its collections ("tags"): all of them on a
+ * first sync; else added, changed (name or books) and removed, as for books. Their `take` answers read list ids.
+ */
+export type ReadListChange = 'readListAll' | 'readListAdded' | 'readListChanged' | 'readListRemoved';
+
+/** A read list as a snapshot holds it: only the snapshot's books, in list order. */
+export interface SyncedReadList {
+  id: string;
+  name: string;
+  createdDate: string;
+  lastModifiedDate: string;
+  bookIds: string[];
+}
 
 export interface SyncPointRepository {
-  /** Snapshots the READY, non-deleted EPUBs this viewer may see (the lists' visibility rules). */
+  /**
+   * Snapshots the READY, non-deleted EPUBs this viewer may see (the lists' visibility rules), and the read lists
+   * holding any of them.
+   */
   create(
     viewer: ContentViewer & { id: string },
     apiKeyId: string,
@@ -34,6 +52,8 @@ export interface SyncPointRepository {
    * first, at most `limit`; they are marked sent, so the next call of a continued sync goes on after them.
    */
   take(change: SyncPointChange, toId: string, fromId: string | null, limit: number): Promise<string[]>;
+  /** These read lists as the snapshot holds them. */
+  readLists(pointId: string, ids: readonly string[]): Promise<SyncedReadList[]>;
   /** Whether `take` would find any. */
   pending(change: SyncPointChange, toId: string, fromId: string | null): Promise<boolean>;
   delete(id: string): Promise<void>;

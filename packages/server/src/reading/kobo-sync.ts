@@ -5,7 +5,7 @@
 import { newId } from '../domain/ids.js';
 import type { ReadProgressRepository } from '../domain/ports.js';
 import type { StoredReadProgress } from '../domain/read-progress.js';
-import type { SyncPoint, SyncPointChange, SyncPointRepository } from '../domain/sync-point.js';
+import type { SyncedReadList, SyncPoint, SyncPointChange, SyncPointRepository } from '../domain/sync-point.js';
 import type { Reader } from './read-progress.js';
 
 /**
@@ -70,6 +70,10 @@ export interface SyncBatch {
   changed: string[];
   removed: string[];
   readingStates: string[];
+  /** Read lists to send whole (new or changed: which is which in `newReadLists`), and removed ones' ids. */
+  readLists: SyncedReadList[];
+  newReadLists: ReadonlySet<string>;
+  removedReadLists: string[];
   more: boolean;
   token: KoboSyncToken;
 }
@@ -114,14 +118,19 @@ export class KoboSync {
       });
     }
 
-    const kinds: SyncPointChange[] = from ? ['added', 'changed', 'removed', 'readingState'] : ['all'];
-    const found: Record<SyncPointChange, string[]> = { all: [], added: [], changed: [], removed: [], readingState: [] };
+    const kinds: SyncPointChange[] = from
+      ? ['added', 'changed', 'removed', 'readingState', 'readListAdded', 'readListChanged', 'readListRemoved']
+      : ['all', 'readListAll'];
+    const found = Object.fromEntries(kinds.map((k) => [k, [] as string[]])) as Partial<
+      Record<SyncPointChange, string[]>
+    >;
     let remaining = this.d.itemLimit;
     let more = false;
     for (const kind of kinds) {
       if (remaining > 0) {
-        found[kind] = await this.d.syncPoints.take(kind, to.id, from?.id ?? null, remaining);
-        remaining -= found[kind].length;
+        const taken = await this.d.syncPoints.take(kind, to.id, from?.id ?? null, remaining);
+        found[kind] = taken;
+        remaining -= taken.length;
       }
       // A full batch: the device calls again (`x-kobo-sync: continue`) if anything is left to send.
       if (remaining === 0 && (await this.d.syncPoints.pending(kind, to.id, from?.id ?? null))) {
@@ -136,11 +145,15 @@ export class KoboSync {
       if (from) await this.d.syncPoints.delete(from.id);
       next = { ...token, ongoingSyncPointId: null, lastSuccessfulSyncPointId: to.id };
     }
+    const of = (...k: SyncPointChange[]) => k.flatMap((x) => found[x] ?? []);
     return {
-      added: [...found.all, ...found.added],
-      changed: found.changed,
-      removed: found.removed,
-      readingStates: found.readingState,
+      added: of('all', 'added'),
+      changed: of('changed'),
+      removed: of('removed'),
+      readingStates: of('readingState'),
+      readLists: await this.d.syncPoints.readLists(to.id, of('readListAll', 'readListAdded', 'readListChanged')),
+      newReadLists: new Set(of('readListAll', 'readListAdded')),
+      removedReadLists: of('readListRemoved'),
       more,
       token: next,
     };

@@ -155,16 +155,24 @@ describe.each(USERS)('%s', (user) => {
     expect(readList.totalElements).toBe(listBooks.length);
   });
 
-  it('Kobo sync sends only visible EPUBs, and refuses every hidden book by id', async () => {
+  it('Kobo sync sends only visible EPUBs and read lists of them, and refuses every hidden book by id', async () => {
     const kobo = (path: string, init: RequestInit & { json?: unknown } = {}) =>
       f.s.fetch(`/kobo/${koboKeys[user]}${path}`, init);
     const res = await kobo('/v1/library/sync');
     expect(res.status).toBe(200);
-    const items = (await res.json()) as { NewEntitlement: { BookEntitlement: { Id: string } } }[];
+    const items = (await res.json()) as {
+      NewEntitlement?: { BookEntitlement: { Id: string } };
+      NewTag?: { Tag: { Name: string; Items: { RevisionId: string }[] } };
+    }[];
     const keyOf = (id: string) => Object.entries(f.books).find(([, b]) => b === id)?.[0] ?? id;
-    const synced = items.map((i) => keyOf(i.NewEntitlement.BookEntitlement.Id));
+    const synced = items.flatMap((i) => (i.NewEntitlement ? [keyOf(i.NewEntitlement.BookEntitlement.Id)] : []));
     // Élodie's books are the fixture's only EPUBs.
-    expect(synced.sort()).toEqual(books.filter((b) => b.startsWith('elodie/')));
+    const epubs = books.filter((b) => b.startsWith('elodie/'));
+    expect(synced.sort()).toEqual(epubs);
+    // Both read lists hold Élodie 1: they are the device's collections when it is synced, holding it alone.
+    const tags = items.flatMap((i) => (i.NewTag ? [i.NewTag.Tag] : []));
+    expect(tags.map((t) => t.Name).sort()).toEqual(epubs.length ? ['By date', 'Crossover'] : []);
+    for (const t of tags) expect(t.Items.map((x) => keyOf(x.RevisionId))).toEqual(['elodie/Élodie 1']);
     for (const spec of SERIES) {
       for (const book of spec.books) {
         const id = f.books[`${spec.key}/${book.name}`]!;

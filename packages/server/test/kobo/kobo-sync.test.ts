@@ -321,6 +321,44 @@ describe('library sync', () => {
     expect(full.calls).toBe(2);
     expect(full.items.map((i) => i.NewEntitlement?.BookEntitlement.Id)).toEqual(epubs);
     expect(await s.app.deps.db.selectFrom('sync_point').select('id').execute()).toHaveLength(1);
+    token = full.token;
+  });
+
+  it('sends read lists as the Kobo collections of their synced books, changed and deleted', async () => {
+    const created = await call(s, admin, 'POST', '/api/v1/readlists', {
+      name: 'Voyage',
+      summary: '',
+      ordered: true,
+      bookIds: [epubs[2], hidden, comic, epubs[0]],
+    });
+    expect(created.status).toBe(200);
+    const id = (created.body as { id: string }).id;
+    const added = await syncAll(token);
+    token = added.token;
+    expect(added.items).toEqual([
+      {
+        NewTag: {
+          Tag: expect.objectContaining({
+            Id: id,
+            Name: 'Voyage',
+            Type: 'UserTag',
+            // The hidden book and the comic are not on the device.
+            Items: [
+              { RevisionId: epubs[2], Type: 'ProductRevisionTagItem' },
+              { RevisionId: epubs[0], Type: 'ProductRevisionTagItem' },
+            ],
+          }),
+        },
+      },
+    ]);
+    expect((await call(s, admin, 'PATCH', `/api/v1/readlists/${id}`, { name: 'Voyage 2' })).status).toBe(204);
+    const changed = await syncAll(token);
+    token = changed.token;
+    expect(changed.items).toEqual([{ ChangedTag: { Tag: expect.objectContaining({ Id: id, Name: 'Voyage 2' }) } }]);
+    expect((await call(s, admin, 'DELETE', `/api/v1/readlists/${id}`)).status).toBe(204);
+    const deleted = await syncAll(token);
+    token = deleted.token;
+    expect(deleted.items).toEqual([{ DeletedTag: { Tag: { Id: id, LastModified: expect.any(String) } } }]);
   });
 });
 

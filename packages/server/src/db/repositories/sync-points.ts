@@ -3,7 +3,13 @@ import type { Db } from '../database.js';
 import { atomically } from '../database.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
 import type { ContentViewer } from '../../domain/restrictions.js';
-import type { SyncPoint, SyncPointChange, SyncPointRepository } from '../../domain/sync-point.js';
+import type {
+  ReadListChange,
+  SyncedReadList,
+  SyncPoint,
+  SyncPointChange,
+  SyncPointRepository,
+} from '../../domain/sync-point.js';
 
 /** Columns whose difference between two snapshots makes a book "changed" (its entitlement and metadata). */
 const CHANGED = sql<boolean>`(t.file_last_modified != f.file_last_modified OR t.file_size != f.file_size
@@ -14,6 +20,8 @@ const CHANGED = sql<boolean>`(t.file_last_modified != f.file_last_modified OR t.
 const absentFrom = (table: 'sync_point_book' | 'sync_point_removed', pointId: string, alias: 'f' | 't') =>
   sql<boolean>`NOT EXISTS (SELECT 1 FROM ${sql.table(table)} x
     WHERE x.sync_point_id = ${pointId} AND x.book_id = ${sql.ref(`${alias}.book_id`)})`;
+
+const isReadListChange = (change: SyncPointChange): change is ReadListChange => change.startsWith('readList');
 
 export class KyselySyncPointRepository implements SyncPointRepository {
   constructor(private readonly db: Db) {}
@@ -69,6 +77,27 @@ export class KyselySyncPointRepository implements SyncPointRepository {
         ])
         .expression(books)
         .execute();
+      // Each read list with books in the snapshot, and those books in list order (SQLite's ordered aggregate).
+      const readLists = tx
+        .selectFrom('readlist as r')
+        .innerJoin('readlist_book as rb', 'rb.readlist_id', 'r.id')
+        .innerJoin('sync_point_book as spb', (j) =>
+          j.onRef('spb.book_id', '=', 'rb.book_id').on('spb.sync_point_id', '=', point.id),
+        )
+        .select([
+          sql.lit(point.id).as('sync_point_id'),
+          'r.id as readlist_id',
+          'r.name',
+          'r.created_date',
+          'r.last_modified_date',
+          sql<string>`group_concat(rb.book_id, ',' ORDER BY rb.number)`.as('book_ids'),
+        ])
+        .groupBy('r.id');
+      await tx
+        .insertInto('sync_point_readlist')
+        .columns(['sync_point_id', 'readlist_id', 'name', 'created_date', 'last_modified_date', 'book_ids'])
+        .expression(readLists)
+        .execute();
     });
     return point;
   }
@@ -80,6 +109,7 @@ export class KyselySyncPointRepository implements SyncPointRepository {
 
   async take(change: SyncPointChange, toId: string, fromId: string | null, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
+    if (isReadListChange(change)) return this.takeReadLists(change, toId, fromId, limit);
     return atomically(this.db, async (tx) => {
       const ids = await this.unsent(tx, change, toId, fromId, limit);
       if (ids.length === 0) return ids;
@@ -101,13 +131,107 @@ export class KyselySyncPointRepository implements SyncPointRepository {
   }
 
   async pending(change: SyncPointChange, toId: string, fromId: string | null): Promise<boolean> {
-    return (await this.unsent(this.db, change, toId, fromId, 1)).length > 0;
+    const found = isReadListChange(change)
+      ? await this.unsentReadLists(this.db, change, toId, fromId, 1)
+      : await this.unsent(this.db, change, toId, fromId, 1);
+    return found.length > 0;
+  }
+
+  async readLists(pointId: string, ids: readonly string[]): Promise<SyncedReadList[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('sync_point_readlist')
+      .selectAll()
+      .where('sync_point_id', '=', pointId)
+      .where('readlist_id', 'in', ids)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.readlist_id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      return r
+        ? [
+            {
+              id,
+              name: r.name,
+              createdDate: r.created_date,
+              lastModifiedDate: r.last_modified_date,
+              bookIds: r.book_ids ? r.book_ids.split(',') : [],
+            },
+          ]
+        : [];
+    });
+  }
+
+  private takeReadLists(change: ReadListChange, toId: string, fromId: string | null, limit: number) {
+    return atomically(this.db, async (tx) => {
+      const ids = await this.unsentReadLists(tx, change, toId, fromId, limit);
+      if (ids.length === 0) return ids;
+      if (change === 'readListRemoved') {
+        await tx
+          .insertInto('sync_point_readlist_removed')
+          .values(ids.map((readlist_id) => ({ sync_point_id: toId, readlist_id })))
+          .execute();
+      } else {
+        await tx
+          .updateTable('sync_point_readlist')
+          .set({ synced: 1 })
+          .where('sync_point_id', '=', toId)
+          .where('readlist_id', 'in', ids)
+          .execute();
+      }
+      return ids;
+    });
+  }
+
+  /** The read lists of one kind of change not sent yet in the sync going to `toId`, oldest first. */
+  private async unsentReadLists(
+    db: Db,
+    change: ReadListChange,
+    toId: string,
+    fromId: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    const ids = (rows: { readlist_id: string }[]) => rows.map((r) => r.readlist_id);
+    const absent = (table: 'sync_point_readlist' | 'sync_point_readlist_removed', pointId: string, alias: 'f' | 't') =>
+      sql<boolean>`NOT EXISTS (SELECT 1 FROM ${sql.table(table)} x
+        WHERE x.sync_point_id = ${pointId} AND x.readlist_id = ${sql.ref(`${alias}.readlist_id`)})`;
+    if (change === 'readListRemoved') {
+      if (fromId === null) return [];
+      const rows = await db
+        .selectFrom('sync_point_readlist as f')
+        .select('f.readlist_id')
+        .where('f.sync_point_id', '=', fromId)
+        .where(absent('sync_point_readlist', toId, 'f'))
+        .where(absent('sync_point_readlist_removed', toId, 'f'))
+        .orderBy('f.created_date')
+        .orderBy('f.readlist_id')
+        .limit(limit)
+        .execute();
+      return ids(rows);
+    }
+    const to = db
+      .selectFrom('sync_point_readlist as t')
+      .select('t.readlist_id')
+      .where('t.sync_point_id', '=', toId)
+      .where('t.synced', '=', 0)
+      .orderBy('t.created_date')
+      .orderBy('t.readlist_id')
+      .limit(limit);
+    if (change === 'readListAll') return ids(await to.execute());
+    if (fromId === null) return [];
+    if (change === 'readListAdded') return ids(await to.where(absent('sync_point_readlist', fromId, 't')).execute());
+    const changed = to
+      .innerJoin('sync_point_readlist as f', (j) =>
+        j.onRef('f.readlist_id', '=', 't.readlist_id').on('f.sync_point_id', '=', fromId),
+      )
+      .where(sql<boolean>`(t.name != f.name OR t.book_ids != f.book_ids)`);
+    return ids(await changed.execute());
   }
 
   /** The books of one kind of change not sent yet in the sync going to `toId`, oldest first, at most `limit`. */
   private async unsent(
     db: Db,
-    change: SyncPointChange,
+    change: Exclude<SyncPointChange, ReadListChange>,
     toId: string,
     fromId: string | null,
     limit: number,

@@ -4,6 +4,7 @@
  */
 import type { BookView } from '../../../db/queries/books.js';
 import type { StoredReadProgress } from '../../../domain/read-progress.js';
+import type { SyncedReadList } from '../../../domain/sync-point.js';
 
 /** Kobo's "no category / no genre" id, which every imported book carries. */
 const NO_CATEGORY = '00000000-0000-0000-0000-000000000001';
@@ -135,5 +136,20 @@ export function readingState(
       TimesStartedReading: progress ? 1 : 0,
       ...(progress ? { LastTimeStartedReading: iso(progress.readDate) } : {}),
     },
+  };
+}
+
+/**
+ * A read list as a collection of the device ("tag"), holding the synced books in list order. A changed one is
+ * dated now: its books may have changed without the list (a book hidden or shown), and the device keeps the newer.
+ */
+export function tag(list: SyncedReadList, changedAt: Date | null) {
+  return {
+    Created: iso(list.createdDate),
+    Id: list.id,
+    Items: list.bookIds.map((id) => ({ RevisionId: id, Type: 'ProductRevisionTagItem' })),
+    LastModified: changedAt ? changedAt.toISOString() : iso(list.lastModifiedDate),
+    Name: list.name,
+    Type: 'UserTag',
   };
 }

@@ -13,7 +13,7 @@ import type { AppDeps } from '../../deps.js';
 import { clientOf } from '../../plugins/auth.js';
 import { sendError } from '../../plugins/errors.js';
 import { checkAccess } from '../books.js';
-import { bookMetadata, entitlement, readingState, removedEntitlement, type Download } from './dto.js';
+import { bookMetadata, entitlement, readingState, removedEntitlement, tag, type Download } from './dto.js';
 import { builtInResources, withCoverTemplates } from './resources.js';
 import { callStore, forwardToStore } from './store-proxy.js';
 
@@ -246,6 +246,12 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
           },
         });
     }
+    for (const list of batch.readLists) {
+      if (batch.newReadLists.has(list.id)) items.push({ NewTag: { Tag: tag(list, null) } });
+      else items.push({ ChangedTag: { Tag: tag(list, now) } });
+    }
+    for (const id of batch.removedReadLists)
+      items.push({ DeletedTag: { Tag: { Id: id, LastModified: now.toISOString() } } });
     let { more, token } = batch;
     if (await proxyOn()) {
       // The store's own entitlements (books bought from Kobo) follow Quire's, with the store's token kept in ours.
