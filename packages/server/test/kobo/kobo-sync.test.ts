@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, startServer, type TestServer } from '../support/server.js';
 import { copyFixture } from '../support/fixtures.js';
 import { makeLibrary, makeSeriesWithBooks } from '../support/factories.js';
-import { makeImage, writeCbz } from '../support/library-builder.js';
+import { makeImage, writeCbz, zipBuffer } from '../support/library-builder.js';
 import { call, createUser } from '../reading/helpers.js';
 
 /**
@@ -324,6 +324,29 @@ describe('library sync', () => {
     token = full.token;
   });
 
+  it('offers a fixed-layout EPUB as EPUB3FL', async () => {
+    const folder = join(dir, 'Books', 'Pictures');
+    await mkdir(folder, { recursive: true });
+    const file = join(folder, 'Fixed.epub');
+    await writeFile(file, fixedLayoutEpub());
+    const db = s.app.deps.db;
+    const library = (await db.selectFrom('library').select('id').executeTakeFirstOrThrow()).id;
+    const [id] = (await makeSeriesWithBooks(db, library, [file], { title: 'Pictures' })).bookIds;
+    await s.app.deps.books.analyzer.analyzeAndPersist(id!);
+    try {
+      const next = await syncAll(token);
+      token = next.token;
+      expect(next.items).toHaveLength(1);
+      expect(next.items[0]!.NewEntitlement!.BookMetadata!.DownloadUrls[0]).toMatchObject({
+        Format: 'EPUB3FL',
+        Url: `${s.url}/kobo/${key}/v1/books/${id}/file/epub?convert_kepub=false`,
+      });
+    } finally {
+      await db.updateTable('book').set({ deleted_date: new Date().toISOString() }).where('id', '=', id!).execute();
+      token = (await syncAll(token)).token;
+    }
+  });
+
   it('sends read lists as the Kobo collections of their synced books, changed and deleted', async () => {
     const created = await call(s, admin, 'POST', '/api/v1/readlists', {
       name: 'Voyage',
@@ -510,3 +533,32 @@ describe('the Kobo store', () => {
     expect(storeCalls).toEqual([]);
   });
 });
+
+/** A one-page fixed-layout EPUB 3 (`rendition:layout` pre-paginated). */
+function fixedLayoutEpub(): Buffer {
+  const file = (name: string, text: string) => ({ name, data: Buffer.from(text), deflate: name !== 'mimetype' });
+  return zipBuffer([
+    file('mimetype', 'application/epub+zip'),
+    file(
+      'META-INF/container.xml',
+      '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">' +
+        '<rootfiles><rootfile full-path="content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+    ),
+    file(
+      'content.opf',
+      '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">' +
+        '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">fixed</dc:identifier>' +
+        '<dc:title>Fixed</dc:title><dc:language>en</dc:language>' +
+        '<meta property="rendition:layout">pre-paginated</meta></metadata>' +
+        '<manifest><item id="p1" href="page1.xhtml" media-type="application/xhtml+xml"/>' +
+        '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/></manifest>' +
+        '<spine><itemref idref="p1"/></spine></package>',
+    ),
+    file(
+      'nav.xhtml',
+      '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><body>' +
+        '<nav epub:type="toc"><ol><li><a href="page1.xhtml">Page</a></li></ol></nav></body></html>',
+    ),
+    file('page1.xhtml', '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>A picture book page.</p></body></html>'),
+  ]);
+}

@@ -145,9 +145,14 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
     throw notFound();
   };
 
-  const downloadOf = async (book: { media: { epubIsKepub: boolean } }): Promise<Download> => {
+  /**
+   * How the device gets a book: a KEPUB as it is; a fixed-layout EPUB as such (kepubify is for reflowable text);
+   * otherwise converted to KEPUB when kepubify is configured, else the EPUB as it is.
+   */
+  const downloadOf = async (book: { media: { epubIsKepub: boolean } }, fixedLayout: boolean): Promise<Download> => {
     const kepubifyPath = (await settings.get()).kepubifyPath;
     if (book.media.epubIsKepub) return { format: 'KEPUB', convertKepub: false };
+    if (fixedLayout) return { format: 'EPUB3FL', convertKepub: false };
     if (kepubifyPath) return { format: 'KEPUB', convertKepub: true };
     return { format: 'EPUB3', convertKepub: false };
   };
@@ -215,11 +220,12 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
     const ids = [...batch.added, ...batch.changed, ...batch.readingStates];
     const views = new Map((await books.queries.findMany(ids, user.id)).map((b) => [b.id, b]));
     const progress = await kobo.progress(user.id, ids);
+    const fixedLayout = await books.queries.fixedLayout([...batch.added, ...batch.changed]);
     const items: unknown[] = [];
     const full = async (bookId: string) => {
       const book = views.get(bookId);
       if (!book) return undefined;
-      const download = await downloadOf(book);
+      const download = await downloadOf(book, fixedLayout.has(book.id));
       const url = `${koboBase}/v1/books/${book.id}/file/epub?convert_kepub=${download.convertKepub}`;
       return {
         BookEntitlement: entitlement(book),
@@ -274,7 +280,7 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
       const book = await visibleBook(req, req.params.bookId);
       if (!book) return notQuires(req, reply);
       const { kobo: koboBase } = await bases(req);
-      const download = await downloadOf(book);
+      const download = await downloadOf(book, (await books.queries.fixedLayout([book.id])).has(book.id));
       const url = `${koboBase}/v1/books/${book.id}/file/epub?convert_kepub=${download.convertKepub}`;
       return json(reply, [bookMetadata(book, url, download)]);
     },
@@ -365,7 +371,9 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
       const name = fileNameOf(book.url);
       const kepubifyPath = (await settings.get()).kepubifyPath;
       const convert = /^(true|1|yes|on)$/i.test(req.query.convert_kepub ?? '');
-      if (convert && kepubifyPath && !book.media.epubIsKepub) {
+      // Never a fixed-layout book: its download URL does not ask for conversion, but a device may.
+      const fixed = (await books.queries.fixedLayout([book.id])).has(book.id);
+      if (convert && kepubifyPath && !book.media.epubIsKepub && !fixed) {
         let kepub: Awaited<ReturnType<typeof kepubify>>;
         try {
           kepub = await kepubify(kepubifyPath, path);
