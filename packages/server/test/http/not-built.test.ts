@@ -14,7 +14,6 @@ const paths: [readmeMention: string, path: string][] = [
   ['`/opds`', '/opds/v1.2/catalog'],
   ['`/opds`', '/opds/v2/catalog'],
   ['`/koreader`', '/koreader/syncs/progress/0123456789abcdef'],
-  ['`/kobo`', '/kobo/0123456789/v1/initialization'],
 ];
 
 let s: TestServer;
@@ -36,6 +35,6 @@ describe('paths the README lists as not built', () => {
   it('the README promises no OPDS or KOReader client works today', () => {
     const intro = readme.slice(0, readme.indexOf('## Quick start'));
     expect(intro).not.toMatch(/KOReader and other OPDS readers\) work/);
-    expect(intro).toMatch(/OPDS \(for KOReader and other OPDS readers\), KOReader sync and Kobo sync are not built/);
+    expect(intro).toMatch(/OPDS \(for KOReader and other OPDS readers\) and KOReader sync are not built/);
   });
 });
