@@ -164,6 +164,23 @@ describe('a Kobo sets itself up', () => {
       expect(url.startsWith(s.url), url).toBe(true);
   });
 
+  it('builds its addresses with the koboPort setting, unless a proxy says where the device reaches it', async () => {
+    expect((await call(s, admin, 'PATCH', '/api/v1/settings', { koboPort: 8443 })).status).toBe(204);
+    try {
+      const resources = async (headers: Record<string, string> = {}) =>
+        ((await (await kobo('/v1/initialization', { headers })).json()) as { Resources: Record<string, string> })
+          .Resources;
+      // Kobo devices drop the port of their endpoint: the administrator's port is written instead.
+      expect((await resources()).image_host).toBe('http://127.0.0.1:8443');
+      // Behind a (trusted, here loopback) reverse proxy, its forwarded address wins.
+      const proxied = await resources({ 'x-forwarded-host': 'books.example.org', 'x-forwarded-proto': 'https' });
+      expect(proxied.image_host).toBe('https://books.example.org');
+      expect(proxied.library_sync).toBe(`https://books.example.org/kobo/${key}/v1/library/sync`);
+    } finally {
+      await call(s, admin, 'PATCH', '/api/v1/settings', { koboPort: null });
+    }
+  });
+
   it('authenticates the device locally, and answers unknown calls with {} without calling the store', async () => {
     const res = await kobo('/v1/auth/device', { method: 'POST', json: { UserKey: 'device-user', DeviceId: 'd1' } });
     expect(res.status).toBe(200);
