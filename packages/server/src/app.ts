@@ -43,6 +43,8 @@ import { ReferentialQueries } from './db/queries/referential.js';
 import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { KoreaderSync } from './reading/koreader-sync.js';
+import { KoboSync } from './reading/kobo-sync.js';
+import { EPUB_MIMETYPE } from './media/epub/package.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { TransientBooks } from './library/transient-books.js';
 import { BookImporter } from './library/book-importer.js';
@@ -327,6 +329,13 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     collections,
     reading,
     koreader,
+    // Kobo sync points: 100 items per sync call, as Komga's `komga.kobo.sync-item-limit`.
+    kobo: new KoboSync({
+      syncPoints: repos.syncPoints,
+      progress: repos.readProgress,
+      itemLimit: config.koboSyncItemLimit,
+      epubMediaType: EPUB_MIMETYPE,
+    }),
     referential: new ReferentialQueries(db),
     visibility: new VisibilityQueries(db),
     metadata,

@@ -28,6 +28,13 @@ export interface Config {
   sessionLifetimeMs: number;
   /** New passwords (claim, user creation, password change) are at least this many characters long. */
   passwordMinLength: number;
+  /** Books a Kobo receives per sync call before it is told to continue (QUIRE_KOBO_SYNC_ITEM_LIMIT, Komga's 100). */
+  koboSyncItemLimit: number;
+  /**
+   * The Kobo store calls are forwarded to when the administrator turns `koboProxy` on (QUIRE_KOBO_STORE_URL):
+   * configuration, not a setting, so no administrator session can point the server elsewhere.
+   */
+  koboStoreUrl: string;
   /** Rendered PDF pages kept on disk under the data dir, at most this many bytes; 0: none (QUIRE_PDF_PAGE_CACHE_MB). */
   pdfPageCacheBytes: number;
   /** What one book may cost in entries, inflated bytes and decoded pixels (media/limits.ts). */
@@ -104,6 +111,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: parseTrustedProxies(env.QUIRE_TRUSTED_PROXIES ?? 'loopback'),
     sessionLifetimeMs: positiveNumber(env, 'QUIRE_SESSION_LIFETIME_DAYS', 30) * 24 * 3600_000,
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
+    koboSyncItemLimit: positiveInteger(env, 'QUIRE_KOBO_SYNC_ITEM_LIMIT', 100),
+    koboStoreUrl: (env.QUIRE_KOBO_STORE_URL ?? 'https://storeapi.kobo.com').replace(/\/+$/, ''),
     pdfPageCacheBytes: Math.round(nonNegativeNumber(env, 'QUIRE_PDF_PAGE_CACHE_MB', 512) * 1024 * 1024),
     mediaLimits: loadMediaLimits(env),
     ...loadLogin(env),

@@ -10,6 +10,7 @@ import { seriesPosterOperations } from './series-poster.js';
 import { userOperations } from './users.js';
 import { currentUserOperations } from './current-user.js';
 import { apiKeyOperations } from './api-keys.js';
+import { syncPointOperations } from './sync-points.js';
 import { userSessionOperations } from './user-session.js';
 import { claimOperations } from './claim.js';
 import { oauth2Operations } from './oauth2.js';
@@ -48,6 +49,7 @@ export * from './series-poster.js';
 export * from './users.js';
 export * from './current-user.js';
 export * from './api-keys.js';
+export * from './sync-points.js';
 export * from './user-session.js';
 export * from './claim.js';
 export * from './oauth2.js';
@@ -89,6 +91,7 @@ export const operations = {
   ...userOperations,
   ...currentUserOperations,
   ...apiKeyOperations,
+  ...syncPointOperations,
   ...userSessionOperations,
   ...claimOperations,
   ...oauth2Operations,

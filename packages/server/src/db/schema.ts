@@ -59,6 +59,35 @@ export interface ApiKeyTable {
   created_date: string;
   last_modified_date: string;
 }
+/** Kobo sync points (migration 0019): snapshots of the EPUBs a Kobo's API key could see at a sync. */
+export interface SyncPointTable {
+  id: string;
+  user_id: string;
+  api_key_id: string;
+  created_date: string;
+}
+export interface SyncPointBookTable {
+  sync_point_id: string;
+  book_id: string;
+  book_created_date: string;
+  file_last_modified: string;
+  file_size: number;
+  file_hash: string;
+  metadata_last_modified_date: string;
+  thumbnail_id: string | null;
+  read_progress_last_modified_date: string | null;
+  synced: Generated<Bool>;
+}
+export interface SyncPointReadListTable {
+  sync_point_id: string;
+  readlist_id: string;
+  name: string;
+  created_date: string;
+  last_modified_date: string;
+  /** The snapshot's books of the list, in list order, comma-separated. */
+  book_ids: string;
+  synced: Generated<Bool>;
+}
 export interface AuthenticationActivityTable {
   id: string;
   user_id: string | null;
@@ -445,6 +474,11 @@ export interface DB {
   remember_me_token: RememberMeTokenTable;
   oauth2_request: OAuth2RequestTable;
   api_key: ApiKeyTable;
+  sync_point: SyncPointTable;
+  sync_point_book: SyncPointBookTable;
+  sync_point_removed: { sync_point_id: string; book_id: string };
+  sync_point_readlist: SyncPointReadListTable;
+  sync_point_readlist_removed: { sync_point_id: string; readlist_id: string };
   authentication_activity: AuthenticationActivityTable;
   server_settings: ServerSettingsTable;
   task: TaskTable;

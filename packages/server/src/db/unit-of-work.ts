@@ -25,6 +25,7 @@ import { KyselyTransientBookRepository } from './repositories/transient-books.js
 import { KyselyBookImportJournal } from './repositories/book-imports.js';
 import { KyselyOAuth2RequestRepository } from './repositories/oauth2-requests.js';
 import { KyselyAnnouncementRepository } from './repositories/announcements.js';
+import { KyselySyncPointRepository } from './repositories/sync-points.js';
 
 /** Every repository on one connection: the database (each statement its own transaction) or one transaction. */
 export function createRepositories(db: Db): Repositories {
@@ -54,6 +55,7 @@ export function createRepositories(db: Db): Repositories {
     bookImports: new KyselyBookImportJournal(db),
     oauth2Requests: new KyselyOAuth2RequestRepository(db),
     announcements: new KyselyAnnouncementRepository(db),
+    syncPoints: new KyselySyncPointRepository(db),
   };
 }
 

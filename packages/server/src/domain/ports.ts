@@ -49,6 +49,7 @@ import type {
   ThumbnailOwner,
   VisibilityFacts,
 } from './thumbnail.js';
+import type { SyncPointRepository } from './sync-point.js';
 
 /**
  * The ports of the persistence layer: one interface per repository, the set of them, and the unit of work that
@@ -644,6 +645,7 @@ export interface Repositories {
   bookImports: BookImportJournal;
   oauth2Requests: OAuth2RequestRepository;
   announcements: AnnouncementRepository;
+  syncPoints: SyncPointRepository;
 }
 
 /**

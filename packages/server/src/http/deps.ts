@@ -24,6 +24,7 @@ import type { BookPages } from '../library/book-pages.js';
 import type { BookHasher } from '../library/book-hasher.js';
 import type { ReadProgressService } from '../reading/read-progress.js';
 import type { KoreaderSync } from '../reading/koreader-sync.js';
+import type { KoboSync } from '../reading/kobo-sync.js';
 import type { ReferentialQueries } from '../db/queries/referential.js';
 import type { VisibilityQueries } from '../db/queries/visibility.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
@@ -88,6 +89,8 @@ export interface AppDeps {
   reading: ReadProgressService;
   /** KOReader's progress sync (kosync). */
   koreader: KoreaderSync;
+  /** Kobo library sync: sync points per API key and the sync token. */
+  kobo: KoboSync;
   /** Referential values (authors, genres, tags…) filtered for the caller. */
   referential: ReferentialQueries;
   /** Metadata edits (PATCH endpoints); refreshes are tasks. */

@@ -36,10 +36,27 @@ const ON_DECK: Record<User, string[]> = {
 
 let f: Fixture;
 let c: ReturnType<typeof client>;
+/** Each user's API key, for the Kobo routes (`/kobo/{apiKey}/…`); every user is given KOBO_SYNC. */
+const koboKeys = {} as Record<User, string>;
 
 beforeAll(async () => {
   f = await buildFixture();
   c = client(f);
+  const users = (await c.call(f.users.admin, 'GET', '/api/v2/users')).body as { id: string; email: string }[];
+  for (const user of USERS) {
+    if (user !== 'admin') {
+      const id = users.find((u) => u.email === `${user.toLowerCase()}@example.org`)!.id;
+      const res = await f.s.fetch(`/api/v2/users/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: f.users.admin },
+        json: { roles: ['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC'] },
+      });
+      expect(res.status).toBe(204);
+    }
+    const key = await c.call(f.users[user], 'POST', '/api/v2/users/me/api-keys', { comment: 'Kobo' });
+    expect(key.status).toBe(200);
+    koboKeys[user] = (key.body as { key: string }).key;
+  }
 }, 60_000);
 afterAll(() => f.s.close());
 
@@ -137,6 +154,45 @@ describe.each(USERS)('%s', (user) => {
     const readList = await c.bookPage(auth(), `/api/v1/readlists/${f.readLists.ordered}/books`);
     expect(bookKeys(f, readList)).toEqual(listBooks);
     expect(readList.totalElements).toBe(listBooks.length);
+  });
+
+  it('Kobo sync sends only visible EPUBs and read lists of them, and refuses every hidden book by id', async () => {
+    const kobo = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+      f.s.fetch(`/kobo/${koboKeys[user]}${path}`, init);
+    const res = await kobo('/v1/library/sync');
+    expect(res.status).toBe(200);
+    const items = (await res.json()) as {
+      NewEntitlement?: { BookEntitlement: { Id: string } };
+      NewTag?: { Tag: { Name: string; Items: { RevisionId: string }[] } };
+    }[];
+    const keyOf = (id: string) => Object.entries(f.books).find(([, b]) => b === id)?.[0] ?? id;
+    const synced = items.flatMap((i) => (i.NewEntitlement ? [keyOf(i.NewEntitlement.BookEntitlement.Id)] : []));
+    // Élodie's books are the fixture's only EPUBs.
+    const epubs = books.filter((b) => b.startsWith('elodie/'));
+    expect(synced.sort()).toEqual(epubs);
+    // Both read lists hold Élodie 1: they are the device's collections when it is synced, holding it alone.
+    const tags = items.flatMap((i) => (i.NewTag ? [i.NewTag.Tag] : []));
+    expect(tags.map((t) => t.Name).sort()).toEqual(epubs.length ? ['By date', 'Crossover'] : []);
+    for (const t of tags) expect(t.Items.map((x) => keyOf(x.RevisionId))).toEqual(['elodie/Élodie 1']);
+    for (const spec of SERIES) {
+      for (const book of spec.books) {
+        const id = f.books[`${spec.key}/${book.name}`]!;
+        const statuses = [
+          (await kobo(`/v1/library/${id}/metadata`)).status,
+          (await kobo(`/v1/library/${id}/state`)).status,
+          (await kobo(`/v1/books/${id}/file/epub`)).status,
+          (await kobo(`/v1/books/${id}/thumbnail/100/150/false/image.jpg`)).status,
+          (
+            await kobo(`/v1/library/${id}/state`, {
+              method: 'PUT',
+              json: { ReadingStates: [{ StatusInfo: { Status: 'Reading' } }] },
+            })
+          ).status,
+        ];
+        if (visible.includes(spec.key)) expect(statuses, `${spec.key}/${book.name}`).not.toContain(403);
+        else expect(statuses, `${spec.key}/${book.name}`).toEqual([403, 403, 403, 403, 403]);
+      }
+    }
   });
 });
 

@@ -13,7 +13,6 @@ const notBuilt = readme.slice(readme.indexOf('Not built yet'), readme.indexOf('A
 const paths: [readmeMention: string, path: string][] = [
   ['`/opds`', '/opds/v1.2/catalog'],
   ['`/opds`', '/opds/v2/catalog'],
-  ['`/kobo`', '/kobo/0123456789/v1/initialization'],
 ];
 
 let s: TestServer;
@@ -35,6 +34,6 @@ describe('paths the README lists as not built', () => {
   it('the README promises no OPDS client works today', () => {
     const intro = readme.slice(0, readme.indexOf('## Quick start'));
     expect(intro).not.toMatch(/KOReader and other OPDS readers\) work/);
-    expect(intro).toMatch(/OPDS \(for KOReader and other OPDS readers\) and Kobo sync are not built/);
+    expect(intro).toMatch(/OPDS \(for KOReader and other OPDS readers\) is not built/);
   });
 });

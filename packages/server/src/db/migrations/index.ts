@@ -17,6 +17,8 @@ import * as m0015 from './0015-announcements.js';
 import * as m0016 from './0016-oauth2-requests.js';
 import * as m0017 from './0017-browse-at-scale.js';
 import * as m0018 from './0018-koreader-hash-index.js';
+import * as m0019 from './0019-kobo-sync-points.js';
+import * as m0020 from './0020-kobo-sync-point-readlists.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0016-oauth2-requests': m0016,
   '0017-browse-at-scale': m0017,
   '0018-koreader-hash-index': m0018,
+  '0019-kobo-sync-points': m0019,
+  '0020-kobo-sync-point-readlists': m0020,
 };

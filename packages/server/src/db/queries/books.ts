@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { BookAccess, BookFileView, BookMediaView } from '../../domain/book.js';
 import type { BookMetadata, Dated } from '../../domain/metadata.js';
@@ -211,6 +212,18 @@ export class BookQueries {
       ]),
     );
     return ids.flatMap((id) => views.get(id) ?? []);
+  }
+
+  /** Which of these books are fixed-layout EPUBs (their analysis says so). */
+  async fixedLayout(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('media')
+      .select('book_id')
+      .where('book_id', 'in', ids)
+      .where(sql<boolean>`json_extract(extension, '$.isFixedLayout') = 1`)
+      .execute();
+    return new Set(rows.map((r) => r.book_id));
   }
 
   async findFile(bookId: string): Promise<BookFileView | undefined> {

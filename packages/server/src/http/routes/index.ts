@@ -39,6 +39,8 @@ import { mediaManagementHandlers } from './media-management.js';
 import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
 import { koreaderRoutes } from './koreader/index.js';
+import { koboRoutes } from './kobo/index.js';
+import { syncPointHandlers } from './sync-points.js';
 
 export interface RouteOptions {
   contextPath: string;
@@ -60,6 +62,18 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   });
   await app.register(metricRoutes, deps.metrics);
   await app.register(koreaderRoutes, { authenticator: deps.accounts.authenticator, koreader: deps.koreader });
+  await app.register(koboRoutes, {
+    prefix: '/kobo/:apiKey',
+    accounts: deps.accounts,
+    settings: deps.settings,
+    books: deps.books,
+    thumbnails: deps.thumbnails,
+    reading: deps.reading,
+    kobo: deps.kobo,
+    files: deps.libraries.files,
+    storeUrl: deps.config.koboStoreUrl,
+    contextPath: opts.contextPath,
+  });
   const { accounts } = deps;
   await app.register(oauth2Routes, {
     oauth2: accounts.oauth2,
@@ -108,6 +122,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       ...readListBookHandlers({ browse: deps.browse, books: deps.books }),
       ...referentialHandlers({ referential: deps.referential }),
       ...readProgressHandlers({ reading: deps.reading }),
+      ...syncPointHandlers({ kobo: deps.kobo }),
       ...fileDeletionHandlers({ deletion: deps.fileDeletion }),
       ...pageHashHandlers({ duplicatePages: deps.duplicatePages }),
       ...importHandlers({ transientBooks: deps.transientBooks, importer: deps.importer }),
