@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MEDIATYPE_PROGRESSION_JSON } from '@quire/api';
 import type { AppDeps } from '../deps.js';
 import { authPlugin } from '../plugins/auth.js';
@@ -39,7 +39,7 @@ import { mediaManagementHandlers } from './media-management.js';
 import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
 import { koreaderRoutes } from './koreader/index.js';
-import { koboRoutes } from './kobo/index.js';
+import { koboRoutes, maskKoboKey } from './kobo/index.js';
 import { syncPointHandlers } from './sync-points.js';
 
 export interface RouteOptions {
@@ -64,6 +64,8 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
   await app.register(koreaderRoutes, { authenticator: deps.accounts.authenticator, koreader: deps.koreader });
   await app.register(koboRoutes, {
     prefix: '/kobo/:apiKey',
+    // The API key is the path's first segment: request logs (debug level) must not write it to the log file.
+    logSerializers: { req: (req: FastifyRequest) => `${req.method} ${maskKoboKey(req.url)}` },
     accounts: deps.accounts,
     settings: deps.settings,
     books: deps.books,

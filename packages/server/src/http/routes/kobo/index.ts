@@ -81,6 +81,9 @@ type Result = 'Success' | 'Failure' | 'Ignored';
  * The Kobo store is never called unless the administrator turned `koboProxy` on: then the calls Quire does not
  * answer itself (and books that are not Quire's) are forwarded to it; otherwise they answer `{}`.
  */
+/** `…/kobo/<api key>/v1/…` with the key replaced by `***`, for logs. */
+export const maskKoboKey = (url: string) => url.replace(/(\/kobo\/)[^/?#]+/, '$1***');
+
 export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) => {
   const { accounts, settings, books, thumbnails, reading, kobo, files, storeUrl, contextPath } = deps;
 
