@@ -149,7 +149,7 @@ describe('AccountPage', () => {
     expect(await navigator.clipboard.readText()).toBe('0123456789abcdef0123456789abcdef');
   });
 
-  it('shows no Kobo address in the new key\'s dialog without the Kobo role', async () => {
+  it("shows no Kobo address in the new key's dialog without the Kobo role", async () => {
     renderAccount();
     await userEvent.click(screen.getByRole('button', { name: 'Generate API key' }));
     const dialog = await screen.findByRole('dialog', { name: 'Generate an API key' });

@@ -93,9 +93,7 @@ export function CreateApiKeyDialog({ open, onClose }: CreateApiKeyDialogProps) {
                   </>
                 )}
                 {sync.koreader && (
-                  <DialogContentText>
-                    {t('account.koreaderKeyHelp', { url: urls.koreader })}
-                  </DialogContentText>
+                  <DialogContentText>{t('account.koreaderKeyHelp', { url: urls.koreader })}</DialogContentText>
                 )}
               </>
             )}
