@@ -75,7 +75,8 @@ export function CreateApiKeyDialog({ open, onClose }: CreateApiKeyDialogProps) {
               value={comment}
               onChange={(e) => setComment(e.target.value)}
               error={!!commentError}
-              helperText={commentError ?? t('account.apiKeyCommentHint')}
+              // Once the key exists the field is disabled: its hint, in the disabled grey, would be unreadable (2.7:1).
+              helperText={commentError ?? (created ? undefined : t('account.apiKeyCommentHint'))}
             />
             {create.isError && <Alert severity="error">{errorText(create.error)}</Alert>}
             {created && (
