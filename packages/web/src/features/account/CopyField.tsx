@@ -47,6 +47,8 @@ export function CopyField({ label, value, copyLabel }: CopyFieldProps) {
         label={label}
         value={value}
         fullWidth
+        // Wrapped, not scrolled: a Kobo address with its key is longer than a phone's width, and all of it is typed.
+        multiline
         size="small"
         onFocus={(e) => e.target.select()}
         slotProps={{
