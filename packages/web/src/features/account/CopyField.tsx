@@ -8,8 +8,8 @@ import { visuallyHidden } from '../../components/visuallyHidden';
 export interface CopyFieldProps {
   label: string;
   value: string;
-  /** The copy button's accessible name ("Copy API key"). */
-  copyLabel: string;
+  /** The copy button's accessible name; "Copy {label}" unless given. */
+  copyLabel?: string;
 }
 
 /** How long the button shows its tick after a copy. */
@@ -23,6 +23,7 @@ const COPIED_FOR_MS = 3000;
 export function CopyField({ label, value, copyLabel }: CopyFieldProps) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
+  const copyName = copyLabel ?? t('account.copyNamed', { name: label });
   const statusId = useId();
   const canCopy = typeof navigator !== 'undefined' && !!navigator.clipboard;
 
@@ -57,9 +58,9 @@ export function CopyField({ label, value, copyLabel }: CopyFieldProps) {
             ? {
                 endAdornment: (
                   <InputAdornment position="end">
-                    <Tooltip title={copied ? t('account.copied') : copyLabel}>
+                    <Tooltip title={copied ? t('account.copied') : copyName}>
                       <IconButton
-                        aria-label={copyLabel}
+                        aria-label={copyName}
                         aria-describedby={statusId}
                         onClick={() => void copy()}
                         edge="end"

@@ -86,11 +86,7 @@ export function CreateApiKeyDialog({ open, onClose }: CreateApiKeyDialogProps) {
                 {sync.kobo && (
                   <>
                     <DialogContentText>{t('account.koboEndpointHelp')}</DialogContentText>
-                    <CopyField
-                      label={t('account.koboEndpoint')}
-                      value={urls.kobo(created.key)}
-                      copyLabel={t('account.copyNamed', { name: t('account.koboEndpoint') })}
-                    />
+                    <CopyField label={t('account.koboEndpoint')} value={urls.kobo(created.key)} />
                   </>
                 )}
                 {sync.koreader && (

@@ -23,25 +23,13 @@ export function ReadingAppsHelp() {
       <Stack spacing={3}>
         <AppBlock title={t('account.opdsApps')} headingId="opds-apps-heading">
           <Typography variant="body2">{t('account.opdsAppsHelp')}</Typography>
-          <CopyField
-            label={t('account.opds1Address')}
-            value={urls.opds1}
-            copyLabel={t('account.copyNamed', { name: t('account.opds1Address') })}
-          />
-          <CopyField
-            label={t('account.opds2Address')}
-            value={urls.opds2}
-            copyLabel={t('account.copyNamed', { name: t('account.opds2Address') })}
-          />
+          <CopyField label={t('account.opds1Address')} value={urls.opds1} />
+          <CopyField label={t('account.opds2Address')} value={urls.opds2} />
         </AppBlock>
         {sync.koreader && (
           <AppBlock title={t('account.koreaderSync')} headingId="koreader-sync-heading">
             <Typography variant="body2">{t('account.koreaderSyncHelp')}</Typography>
-            <CopyField
-              label={t('account.koreaderSyncServer')}
-              value={urls.koreader}
-              copyLabel={t('account.copyNamed', { name: t('account.koreaderSyncServer') })}
-            />
+            <CopyField label={t('account.koreaderSyncServer')} value={urls.koreader} />
             <Typography variant="body2" color="text.secondary">
               {t('account.koreaderHashNote')}
             </Typography>
