@@ -162,6 +162,19 @@ describe('accessibility: axe-core on every screen and dialog, light and dark, en
       await screen('book', `/book/${alpha.id}`);
       await screen('search', '/search?q=Alpha');
       await screen('account', '/account');
+      // The new key's dialog once the key is shown, with the Kobo address (the claimed user holds every role).
+      const generate = main().getByRole('button', { name: L('account.generateApiKey') });
+      await dialog(
+        'generated API key',
+        async () => {
+          await generate.click();
+          const form = page.getByRole('dialog');
+          await form.getByRole('textbox', { name: L('account.apiKeyComment') }).fill(`a11y ${lang} ${theme}`);
+          await form.getByRole('button', { name: L('account.generate'), exact: true }).click();
+          await form.getByRole('textbox', { name: L('account.koboEndpoint') }).waitFor();
+        },
+        generate,
+      );
       await screen('account UI settings', '/account/settings-ui');
       await screen('history', '/history');
       await screen('users', '/settings/users');

@@ -9,6 +9,9 @@ import { stubFetch } from './fetch-stub';
 
 afterEach(() => vi.unstubAllGlobals());
 
+// The server's address as the page sees it (with a context path: reading-apps.test.ts).
+const server = window.location.origin;
+
 const me: UserDto = {
   id: 'u1',
   email: 'me@example.org',
@@ -40,14 +43,14 @@ const emptyPage = {
   sort: { empty: false, sorted: true, unsorted: false },
 };
 
-function renderAccount() {
+function renderAccount(user: UserDto = me) {
   const net = stubFetch({
     'GET /api/v2/users/me/api-keys': { json: [key('k1', 'Kobo Libra')] },
     'POST /api/v2/users/me/api-keys': { json: key('k2', 'KOReader', '0123456789abcdef0123456789abcdef') },
     'DELETE /api/v2/users/me/api-keys/k1': { status: 204 },
     'GET /api/v2/users/me/authentication-activity': { json: emptyPage },
   });
-  renderScreen(<AccountPage />, { seed: [[authKeys.me, me]] });
+  renderScreen(<AccountPage />, { seed: [[authKeys.me, user]] });
   return net;
 }
 
@@ -87,5 +90,72 @@ describe('AccountPage', () => {
     await userEvent.click(confirm);
     await waitFor(() => expect(requests.some((r) => r.method === 'DELETE')).toBe(true));
     expect(requests.find((r) => r.method === 'DELETE')?.path).toBe('/api/v2/users/me/api-keys/k1');
+  });
+
+  it('tells every user which addresses OPDS apps take, with their password', async () => {
+    renderAccount();
+    const apps = screen.getByRole('region', { name: 'Connect a reading app' });
+    expect(within(apps).getByText(/sign in with your e-mail and password, not with an API key/)).toBeInTheDocument();
+    expect(within(apps).getByRole('textbox', { name: 'OPDS 1.2 catalog' })).toHaveValue(`${server}/opds/v1.2/catalog`);
+    expect(within(apps).getByRole('textbox', { name: 'OPDS 2 catalog' })).toHaveValue(`${server}/opds/v2/catalog`);
+    // Without the sync roles the sync protocols refuse the user: nothing about them is offered.
+    expect(within(apps).queryByRole('region', { name: 'KOReader progress sync' })).not.toBeInTheDocument();
+    expect(within(apps).queryByRole('region', { name: 'Kobo sync' })).not.toBeInTheDocument();
+    expect(within(apps).queryByText(/kobo/i)).not.toBeInTheDocument();
+
+    const copy = within(apps).getByRole('button', { name: 'Copy OPDS 2 catalog' });
+    await userEvent.click(copy);
+    expect(await navigator.clipboard.readText()).toBe(`${server}/opds/v2/catalog`);
+    await waitFor(() => expect(copy).toHaveAccessibleDescription('Copied!'));
+  });
+
+  it('shows KOReader and Kobo set-up to a user with the sync roles', () => {
+    renderAccount({ ...me, roles: ['KOREADER_SYNC', 'KOBO_SYNC', 'USER'] });
+    const koreader = screen.getByRole('region', { name: 'KOReader progress sync' });
+    expect(within(koreader).getByText(/log in with an API key as the username and any password/)).toBeInTheDocument();
+    expect(within(koreader).getByRole('textbox', { name: 'Custom sync server' })).toHaveValue(`${server}/koreader`);
+    expect(within(koreader).getByText(/Compute hash for KOReader/)).toBeInTheDocument();
+    const kobo = screen.getByRole('region', { name: 'Kobo sync' });
+    expect(within(kobo).getByText(/\.kobo\/Kobo\/Kobo eReader\.conf/)).toBeInTheDocument();
+    expect(within(kobo).getByText(`api_endpoint=${server}/kobo/<API key>`)).toBeInTheDocument();
+  });
+
+  it('shows only the KOReader set-up to a user with only that sync role', () => {
+    renderAccount({ ...me, roles: ['KOREADER_SYNC', 'USER'] });
+    expect(screen.getByRole('region', { name: 'KOReader progress sync' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Kobo sync' })).not.toBeInTheDocument();
+  });
+
+  it("shows the new key's Kobo address once, copyable, to a Kobo user", async () => {
+    renderAccount({ ...me, roles: ['KOBO_SYNC', 'KOREADER_SYNC', 'USER'] });
+    await userEvent.click(screen.getByRole('button', { name: 'Generate API key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate an API key' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Comment/ }), 'Kobo Clara');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Generate' }));
+    const address = await within(dialog).findByRole('textbox', { name: 'Kobo address (api_endpoint)' });
+    expect(address).toHaveValue(`${server}/kobo/0123456789abcdef0123456789abcdef`);
+    expect(within(dialog).getByText(/section \[OneStoreServices\], set api_endpoint/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        `For KOReader progress sync, log in with this key as the username and any password, with ${server}/koreader as the custom sync server.`,
+      ),
+    ).toBeInTheDocument();
+
+    const copy = within(dialog).getByRole('button', { name: 'Copy Kobo address (api_endpoint)' });
+    await userEvent.click(copy);
+    expect(await navigator.clipboard.readText()).toBe(`${server}/kobo/0123456789abcdef0123456789abcdef`);
+    await waitFor(() => expect(copy).toHaveAccessibleDescription('Copied!'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy API key' }));
+    expect(await navigator.clipboard.readText()).toBe('0123456789abcdef0123456789abcdef');
+  });
+
+  it("shows no Kobo address in the new key's dialog without the Kobo role", async () => {
+    renderAccount();
+    await userEvent.click(screen.getByRole('button', { name: 'Generate API key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate an API key' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Comment/ }), 'Script');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Generate' }));
+    expect(await within(dialog).findByDisplayValue('0123456789abcdef0123456789abcdef')).toBeInTheDocument();
+    expect(within(dialog).queryByText(/kobo|koreader/i)).not.toBeInTheDocument();
   });
 });

@@ -21,9 +21,10 @@ import { useTranslation } from 'react-i18next';
 import type { ApiKeyDto } from '@quire/api';
 import { useApiKeys, useDeleteApiKey } from '../../api/users';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
+import { ReadingAppsHelp } from './ReadingAppsHelp';
 import { ConfirmDialog, useDateTimeFormat, useErrorText, useToast } from '../../components/dialogs';
 
-/** The signed-in user's API keys: list, generate, delete (ui.md §14). */
+/** The signed-in user's API keys: list, generate, delete (ui.md §14), and which app takes what. */
 export function ApiKeysSection() {
   const { t } = useTranslation();
   const keys = useApiKeys();
@@ -103,6 +104,7 @@ export function ApiKeysSection() {
           </List>
         </Paper>
       )}
+      <ReadingAppsHelp />
       <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog
         open={!!deleting}

@@ -7,24 +7,25 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
-  IconButton,
-  InputAdornment,
   Stack,
   TextField,
-  Tooltip,
 } from '@mui/material';
-import CheckIcon from '@mui/icons-material/Check';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../api/auth';
 import { useCreateApiKey } from '../../api/users';
 import { useErrorText, useFullScreenDialog } from '../../components/dialogs';
+import { CopyField } from './CopyField';
+import { readingAppUrls, syncRoles } from './reading-apps';
 
 export interface CreateApiKeyDialogProps {
   open: boolean;
   onClose: () => void;
 }
 
-/** Comment in, key out: the plain key is shown once, with a copy button (ui.md §14). */
+/**
+ * Comment in, key out: the plain key is shown once, with a copy button (ui.md §14), and with what to enter in the
+ * sync apps the user's roles allow (the Kobo address carries the key, so it too can be shown only now).
+ */
 export function CreateApiKeyDialog({ open, onClose }: CreateApiKeyDialogProps) {
   const { t } = useTranslation();
   const fullScreen = useFullScreenDialog();
@@ -32,15 +33,15 @@ export function CreateApiKeyDialog({ open, onClose }: CreateApiKeyDialogProps) {
   const create = useCreateApiKey();
   const [comment, setComment] = useState('');
   const [submitted, setSubmitted] = useState(false);
-  const [copied, setCopied] = useState(false);
   const created = create.data;
   const commentError = submitted && !comment.trim() ? t('account.required') : undefined;
-  const canCopy = typeof navigator !== 'undefined' && !!navigator.clipboard;
+  const me = useCurrentUser();
+  const sync = syncRoles(me.data?.roles);
+  const urls = readingAppUrls();
 
   const reset = () => {
     setComment('');
     setSubmitted(false);
-    setCopied(false);
     create.reset();
   };
   const close = () => {
@@ -52,16 +53,6 @@ export function CreateApiKeyDialog({ open, onClose }: CreateApiKeyDialogProps) {
     if (!comment.trim() || created) return;
     create.mutate(comment.trim());
   };
-  const copy = async () => {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-
   return (
     <Dialog
       open={open}
@@ -84,36 +75,22 @@ export function CreateApiKeyDialog({ open, onClose }: CreateApiKeyDialogProps) {
               value={comment}
               onChange={(e) => setComment(e.target.value)}
               error={!!commentError}
-              helperText={commentError ?? t('account.apiKeyCommentHint')}
+              // Once the key exists the field is disabled: its hint, in the disabled grey, would be unreadable (2.7:1).
+              helperText={commentError ?? (created ? undefined : t('account.apiKeyCommentHint'))}
             />
             {create.isError && <Alert severity="error">{errorText(create.error)}</Alert>}
             {created && (
               <>
                 <Alert severity="warning">{t('account.apiKeyShownOnce')}</Alert>
-                <TextField
-                  label={t('account.apiKeyValue')}
-                  value={created.key}
-                  slotProps={{
-                    htmlInput: { readOnly: true, dir: 'ltr', style: { fontFamily: 'monospace' } },
-                    input: canCopy
-                      ? {
-                          endAdornment: (
-                            <InputAdornment position="end">
-                              <Tooltip title={copied ? t('account.copied') : t('account.copyApiKey')}>
-                                <IconButton aria-label={t('account.copyApiKey')} onClick={() => void copy()} edge="end">
-                                  {copied ? <CheckIcon color="success" /> : <ContentCopyIcon />}
-                                </IconButton>
-                              </Tooltip>
-                            </InputAdornment>
-                          ),
-                        }
-                      : undefined,
-                  }}
-                />
-                {copied && (
-                  <Alert severity="success" role="status">
-                    {t('account.copied')}
-                  </Alert>
+                <CopyField label={t('account.apiKeyValue')} value={created.key} copyLabel={t('account.copyApiKey')} />
+                {sync.kobo && (
+                  <>
+                    <DialogContentText>{t('account.koboEndpointHelp')}</DialogContentText>
+                    <CopyField label={t('account.koboEndpoint')} value={urls.kobo(created.key)} />
+                  </>
+                )}
+                {sync.koreader && (
+                  <DialogContentText>{t('account.koreaderKeyHelp', { url: urls.koreader })}</DialogContentText>
                 )}
               </>
             )}

@@ -156,12 +156,43 @@ describe('UsersPage', () => {
     expect(within(dialog).getByRole('checkbox', { name: 'File download' })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: 'Page streaming' })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: 'Administrator' })).not.toBeChecked();
-    // Kobo and KOReader sync are not built yet: nothing to grant (issue 12, item 10).
-    expect(within(dialog).queryByRole('checkbox', { name: 'Kobo sync' })).not.toBeInTheDocument();
-    expect(within(dialog).queryByRole('checkbox', { name: 'KOReader sync' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('checkbox', { name: 'Kobo sync' })).not.toBeChecked();
+    expect(within(dialog).getByRole('checkbox', { name: 'KOReader sync' })).not.toBeChecked();
   });
 
-  it('keeps a sync role the user already holds when their roles are edited', async () => {
+  it('says in one line what each role allows, and grants the sync roles', async () => {
+    const { requests } = stubFetch({
+      'GET /api/v2/users': { json: [admin, reader] },
+      'PATCH /api/v2/users/u2': { status: 204 },
+    });
+    renderScreen(<UsersPage />, { route: '/settings/users', seed });
+    const row = screen.getByRole('listitem', { name: 'reader@example.org' });
+    await userEvent.click(within(row).getByRole('button', { name: /^Edit roles/ }));
+    const dialog = await screen.findByRole('dialog', { name: /reader@example.org/ });
+    const described = (name: string) => within(dialog).getByRole('checkbox', { name });
+    expect(described('KOReader sync')).toHaveAccessibleDescription(
+      'Syncs reading progress with KOReader, through an API key.',
+    );
+    expect(described('Kobo sync')).toHaveAccessibleDescription(
+      'Syncs EPUB books and reading progress with a Kobo e-reader, through an API key.',
+    );
+    expect(described('Page streaming')).toHaveAccessibleDescription(
+      'Reads comics and PDFs page by page, in the web reader and in OPDS apps.',
+    );
+    expect(described('File download')).toHaveAccessibleDescription(
+      'Downloads book files, from the web client and from OPDS and Kobo apps.',
+    );
+    expect(described('Administrator')).toHaveAccessibleDescription('Manages libraries, users and server settings.');
+    await userEvent.click(described('KOReader sync'));
+    await userEvent.click(described('Kobo sync'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PATCH')).toBe(true));
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({
+      roles: ['PAGE_STREAMING', 'KOBO_SYNC', 'KOREADER_SYNC'],
+    });
+  });
+
+  it('keeps the roles the user already holds when others are edited', async () => {
     const synced = user('u3', 'kobo@example.org', ['PAGE_STREAMING', 'KOBO_SYNC']);
     const { requests } = stubFetch({
       'GET /api/v2/users': { json: [admin, synced] },

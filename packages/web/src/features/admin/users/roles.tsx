@@ -1,4 +1,6 @@
+import { useId } from 'react';
 import {
+  Box,
   Checkbox,
   Chip,
   FormControl,
@@ -7,6 +9,7 @@ import {
   FormHelperText,
   FormLabel,
   Stack,
+  Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
@@ -14,16 +17,23 @@ import { useTranslation } from 'react-i18next';
 export const ROLES = ['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC', 'KOREADER_SYNC'] as const;
 export type Role = (typeof ROLES)[number];
 
-/**
- * The roles this screen offers to grant. Kobo and KOReader sync wait for those protocols: granting them would change
- * nothing yet. A user who already holds one (given through the API) keeps it, and it shows among their chips.
- */
-export const GRANTABLE_ROLES: readonly Role[] = ['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING'];
-
 /** Roles a new user gets unless the administrator changes them. */
 export const DEFAULT_ROLES: readonly Role[] = ['FILE_DOWNLOAD', 'PAGE_STREAMING'];
 
 export const isRole = (r: string): r is Role => (ROLES as readonly string[]).includes(r);
+
+/** What each role lets a user do, in one line: an administrator granting it should not need the documentation. */
+function useRoleHelp(): (role: Role) => string {
+  const { t } = useTranslation();
+  const help: Record<Role, string> = {
+    ADMIN: t('users.roleAdminHelp'),
+    FILE_DOWNLOAD: t('users.roleFileDownloadHelp'),
+    PAGE_STREAMING: t('users.rolePageStreamingHelp'),
+    KOBO_SYNC: t('users.roleKoboSyncHelp'),
+    KOREADER_SYNC: t('users.roleKoreaderSyncHelp'),
+  };
+  return (role) => help[role];
+}
 
 /** Translated role names: one key per role, so that translators see them all. */
 export function useRoleLabel(): (role: string) => string {
@@ -67,27 +77,43 @@ export interface RoleCheckboxesProps {
   locked?: { roles: readonly Role[]; reason: string };
 }
 
-/** One checkbox per grantable role; roles held but not offered are kept as they are. */
+/**
+ * One checkbox per role, each with a line saying what it allows (the line describes the checkbox, so its name stays
+ * the role's name).
+ */
 export function RoleCheckboxes({ value, onChange, locked }: RoleCheckboxesProps) {
   const { t } = useTranslation();
   const label = useRoleLabel();
+  const help = useRoleHelp();
+  const idPrefix = useId();
   const toggle = (role: Role, on: boolean) => onChange(ROLES.filter((r) => (r === role ? on : value.includes(r))));
   return (
     <FormControl component="fieldset" variant="standard">
       <FormLabel component="legend">{t('users.roles')}</FormLabel>
-      <FormGroup>
-        {GRANTABLE_ROLES.map((role) => (
-          <FormControlLabel
-            key={role}
-            label={label(role)}
-            control={
-              <Checkbox
-                checked={value.includes(role)}
-                disabled={locked?.roles.includes(role)}
-                onChange={(e) => toggle(role, e.target.checked)}
-              />
-            }
-          />
+      <FormGroup sx={{ gap: 0.5 }}>
+        {ROLES.map((role) => (
+          <Box key={role}>
+            <FormControlLabel
+              label={label(role)}
+              control={
+                <Checkbox
+                  checked={value.includes(role)}
+                  disabled={locked?.roles.includes(role)}
+                  onChange={(e) => toggle(role, e.target.checked)}
+                  slotProps={{ input: { 'aria-describedby': `${idPrefix}-${role}` } }}
+                />
+              }
+            />
+            {/* Under the label: 32px is the checkbox (42px with its padding) less the label row's -11px margin. */}
+            <Typography
+              id={`${idPrefix}-${role}`}
+              variant="body2"
+              color="text.secondary"
+              sx={{ ml: 4, mt: -1, mb: 0.5 }}
+            >
+              {help(role)}
+            </Typography>
+          </Box>
         ))}
       </FormGroup>
       {locked && <FormHelperText>{locked.reason}</FormHelperText>}
