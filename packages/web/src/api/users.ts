@@ -122,6 +122,13 @@ export function useCreateApiKey() {
   });
 }
 
+/** Forgets what a Kobo synced with this key, so that it syncs the whole library again next time (api.md §8.2). */
+export function useForceKoboSync() {
+  return useMutation({
+    mutationFn: (keyId: string) => client.delete('/api/v1/syncpoints/me', { query: { key_id: [keyId] } }),
+  });
+}
+
 export function useDeleteApiKey() {
   const qc = useQueryClient();
   return useMutation({

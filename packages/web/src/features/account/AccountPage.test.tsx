@@ -48,6 +48,7 @@ function renderAccount(user: UserDto = me) {
     'GET /api/v2/users/me/api-keys': { json: [key('k1', 'Kobo Libra')] },
     'POST /api/v2/users/me/api-keys': { json: key('k2', 'KOReader', '0123456789abcdef0123456789abcdef') },
     'DELETE /api/v2/users/me/api-keys/k1': { status: 204 },
+    'DELETE /api/v1/syncpoints/me': { status: 204 },
     'GET /api/v2/users/me/authentication-activity': { json: emptyPage },
   });
   renderScreen(<AccountPage />, { seed: [[authKeys.me, user]] });
@@ -157,5 +158,24 @@ describe('AccountPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Generate' }));
     expect(await within(dialog).findByDisplayValue('0123456789abcdef0123456789abcdef')).toBeInTheDocument();
     expect(within(dialog).queryByText(/kobo|koreader/i)).not.toBeInTheDocument();
+  });
+
+  it("lets a Kobo user make a key's Kobo sync everything again, after a confirmation", async () => {
+    const { requests } = renderAccount({ ...me, roles: ['KOBO_SYNC', 'USER'] });
+    await userEvent.click(await screen.findByRole('button', { name: 'Force Kobo sync for Kobo Libra' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Force Kobo sync' });
+    expect(within(dialog).getByText(/at its next sync, the Kobo receives the whole library again/)).toBeInTheDocument();
+    expect(requests.some((r) => r.path === '/api/v1/syncpoints/me')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sync everything again' }));
+    expect(await screen.findByText('The Kobo will sync everything at its next sync')).toBeInTheDocument();
+    const reset = requests.find((r) => r.path === '/api/v1/syncpoints/me');
+    expect(reset?.method).toBe('DELETE');
+    expect(reset?.search).toBe('?key_id=k1');
+  });
+
+  it('offers no Kobo sync reset to a user without the Kobo role', async () => {
+    renderAccount();
+    expect(await screen.findByRole('button', { name: 'Delete API key Kobo Libra' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Force Kobo sync/ })).not.toBeInTheDocument();
   });
 });

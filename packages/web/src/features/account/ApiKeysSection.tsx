@@ -16,12 +16,15 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
+import SyncProblemIcon from '@mui/icons-material/SyncProblem';
 import KeyIcon from '@mui/icons-material/Key';
 import { useTranslation } from 'react-i18next';
 import type { ApiKeyDto } from '@quire/api';
-import { useApiKeys, useDeleteApiKey } from '../../api/users';
+import { useCurrentUser } from '../../api/auth';
+import { useApiKeys, useDeleteApiKey, useForceKoboSync } from '../../api/users';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { ReadingAppsHelp } from './ReadingAppsHelp';
+import { syncRoles } from './reading-apps';
 import { ConfirmDialog, useDateTimeFormat, useErrorText, useToast } from '../../components/dialogs';
 
 /** The signed-in user's API keys: list, generate, delete (ui.md §14), and which app takes what. */
@@ -29,11 +32,14 @@ export function ApiKeysSection() {
   const { t } = useTranslation();
   const keys = useApiKeys();
   const remove = useDeleteApiKey();
+  const forceSync = useForceKoboSync();
+  const koboUser = syncRoles(useCurrentUser().data?.roles).kobo;
   const errorText = useErrorText();
   const formatDate = useDateTimeFormat();
   const { toast, show } = useToast();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyDto | null>(null);
+  const [resyncing, setResyncing] = useState<ApiKeyDto | null>(null);
 
   const confirmDelete = () => {
     if (!deleting) return;
@@ -41,6 +47,16 @@ export function ApiKeysSection() {
       onSuccess: () => {
         setDeleting(null);
         show(t('account.apiKeyDeleted'));
+      },
+    });
+  };
+
+  const confirmResync = () => {
+    if (!resyncing) return;
+    forceSync.mutate(resyncing.id, {
+      onSuccess: () => {
+        setResyncing(null);
+        show(t('account.koboSyncForced'));
       },
     });
   };
@@ -78,18 +94,33 @@ export function ApiKeysSection() {
               <ListItem
                 key={key.id}
                 secondaryAction={
-                  <Tooltip title={t('account.deleteApiKey')}>
-                    <IconButton
-                      edge="end"
-                      aria-label={t('account.deleteApiKeyNamed', { comment: key.comment })}
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(key);
-                      }}
-                    >
-                      <DeleteIcon />
-                    </IconButton>
-                  </Tooltip>
+                  <Stack direction="row" spacing={1}>
+                    {koboUser && (
+                      <Tooltip title={t('account.forceKoboSync')}>
+                        <IconButton
+                          aria-label={t('account.forceKoboSyncNamed', { comment: key.comment })}
+                          onClick={() => {
+                            forceSync.reset();
+                            setResyncing(key);
+                          }}
+                        >
+                          <SyncProblemIcon />
+                        </IconButton>
+                      </Tooltip>
+                    )}
+                    <Tooltip title={t('account.deleteApiKey')}>
+                      <IconButton
+                        edge="end"
+                        aria-label={t('account.deleteApiKeyNamed', { comment: key.comment })}
+                        onClick={() => {
+                          remove.reset();
+                          setDeleting(key);
+                        }}
+                      >
+                        <DeleteIcon />
+                      </IconButton>
+                    </Tooltip>
+                  </Stack>
                 }
               >
                 <ListItemIcon>
@@ -117,6 +148,18 @@ export function ApiKeysSection() {
         onClose={() => setDeleting(null)}
       >
         <Typography>{t('account.deleteApiKeyWarning')}</Typography>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={!!resyncing}
+        title={t('account.forceKoboSync')}
+        danger={false}
+        confirmLabel={t('account.forceKoboSyncConfirm')}
+        pending={forceSync.isPending}
+        error={forceSync.isError ? errorText(forceSync.error) : null}
+        onConfirm={confirmResync}
+        onClose={() => setResyncing(null)}
+      >
+        <Typography>{t('account.forceKoboSyncWarning', { comment: resyncing?.comment ?? '' })}</Typography>
       </ConfirmDialog>
       {toast}
     </Box>
