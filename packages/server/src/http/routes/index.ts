@@ -38,6 +38,7 @@ import { historyHandlers } from './history.js';
 import { mediaManagementHandlers } from './media-management.js';
 import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
+import { opdsV1Routes } from './opds/v1.js';
 
 export interface RouteOptions {
   contextPath: string;
@@ -126,6 +127,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       }),
     });
   });
+  await app.register(opdsV1Routes, { ...deps, contextPath: opts.contextPath });
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }
