@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { SearchConditionBook, SearchConditionSeries } from '@quire/api';
 import { listContext, type ListContext } from '../../../db/queries/conditions.js';
@@ -70,16 +70,18 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
   /** The absolute URL of an OPDS path (api.md §1.1: built from the request, never configured). */
   const urlOf = (req: FastifyRequest, path: string) => `${baseUrl(req, deps.contextPath)}${BASE}/${path}`;
 
-  /** The answer's type for the client's `Accept`; false once a 406 is sent. */
-  const accepted = (req: FastifyRequest, reply: FastifyReply, produces: readonly string[]) => {
-    const type = negotiate(req.headers.accept, produces);
-    if (type === null) {
-      void reply.code(406).send();
-      return false;
-    }
-    reply.type(`${type};charset=UTF-8`);
-    return true;
-  };
+  /**
+   * Feeds answer in the type the client's `Accept` picks, or 406 before anything is looked up (Spring refuses the
+   * request before the handler runs). After authentication: a client without credentials gets its 401 challenge.
+   */
+  const answering =
+    (produces: readonly string[]): preHandlerAsyncHookHandler =>
+    async (req, reply) => {
+      const type = negotiate(req.headers.accept, produces);
+      if (type === null) return reply.code(406).send();
+      reply.type(`${type};charset=UTF-8`);
+    };
+  const feed = { onRequest: app.authenticate, preHandler: answering(FEED_TYPES) };
 
   /** Self, start, and previous/next keeping the request's other parameters (api.md §7.1: no first/last). */
   const feedLinks = (
@@ -225,8 +227,7 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   // ---- feeds ----
 
-  app.get(`${BASE}/catalog`, auth, async (req, reply) => {
-    if (!accepted(req, reply, FEED_TYPES)) return reply;
+  app.get(`${BASE}/catalog`, feed, async (req, reply) => {
     const updated = now();
     const entry = (id: string, title: string, text: string, path: string): NavigationEntry => ({
       id,
@@ -260,16 +261,18 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
     );
   });
 
-  app.get(`${BASE}/search`, auth, async (req, reply) => {
-    if (!accepted(req, reply, OPENSEARCH_TYPES)) return reply;
-    return reply.send(openSearchDescription(`${urlOf(req, 'series')}?search={searchTerms}`));
-  });
+  app.get(
+    `${BASE}/search`,
+    { onRequest: app.authenticate, preHandler: answering(OPENSEARCH_TYPES) },
+    async (req, reply) => {
+      return reply.send(openSearchDescription(`${urlOf(req, 'series')}?search={searchTerms}`));
+    },
+  );
 
   app.get<{ Querystring: Paging }>(
     `${BASE}/keep-reading`,
-    { ...auth, schema: { querystring: PagingQuery } },
+    { ...feed, schema: { querystring: PagingQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await readyBooks(
         listContext(req.user!),
@@ -290,9 +293,8 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Querystring: Paging }>(
     `${BASE}/ondeck`,
-    { ...auth, schema: { querystring: PagingQuery } },
+    { ...feed, schema: { querystring: PagingQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await browse.books.onDeck(listContext(req.user!), null, page.slice);
       return acquisitionFeed(req, reply, { id: 'ondeck', title: 'On Deck', path: 'ondeck' }, found, page, true);
@@ -301,9 +303,8 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Querystring: { page?: number; size?: number; search?: string; publisher?: string[] } }>(
     `${BASE}/series`,
-    { ...auth, schema: { querystring: SeriesQuery } },
+    { ...feed, schema: { querystring: SeriesQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const search = req.query.search?.trim() ? req.query.search : undefined;
       const publishers = req.query.publisher ?? [];
@@ -334,9 +335,8 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Querystring: Paging }>(
     `${BASE}/series/latest`,
-    { ...auth, schema: { querystring: PagingQuery } },
+    { ...feed, schema: { querystring: PagingQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await seriesList(
         listContext(req.user!),
@@ -356,9 +356,8 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Querystring: Paging }>(
     `${BASE}/books/latest`,
-    { ...auth, schema: { querystring: PagingQuery } },
+    { ...feed, schema: { querystring: PagingQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await readyBooks(listContext(req.user!), [], [{ property: 'created', descending: true }], page);
       return acquisitionFeed(
@@ -372,8 +371,7 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
     },
   );
 
-  app.get(`${BASE}/libraries`, auth, async (req, reply) => {
-    if (!accepted(req, reply, FEED_TYPES)) return reply;
+  app.get(`${BASE}/libraries`, feed, async (req, reply) => {
     const updated = now();
     const visible = (await deps.libraries.repository.list()).filter((l) => canSeeLibrary(req.user!, l.id));
     return reply.send(
@@ -394,12 +392,11 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Params: { id: string }; Querystring: Paging }>(
     `${BASE}/libraries/:id`,
-    { ...auth, schema: { params: IdParams, querystring: PagingQuery } },
+    { ...feed, schema: { params: IdParams, querystring: PagingQuery } },
     async (req, reply) => {
       const library = await deps.libraries.repository.find(req.params.id);
       if (!library) throw notFound();
       if (!canSeeLibrary(req.user!, library.id)) throw forbidden();
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await seriesList(
         listContext(req.user!),
@@ -419,9 +416,8 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Querystring: Paging }>(
     `${BASE}/collections`,
-    { ...auth, schema: { querystring: PagingQuery } },
+    { ...feed, schema: { querystring: PagingQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const { content: found, total } = await collections.collections.list(req.user!, {
         paging: page.slice ?? undefined,
@@ -450,10 +446,9 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Params: { id: string }; Querystring: Paging }>(
     `${BASE}/collections/:id`,
-    { ...auth, schema: { params: IdParams, querystring: PagingQuery } },
+    { ...feed, schema: { params: IdParams, querystring: PagingQuery } },
     async (req, reply) => {
       const collection = await collections.collections.get(req.user!, req.params.id);
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await seriesList(
         listContext(req.user!),
@@ -473,9 +468,8 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Querystring: Paging }>(
     `${BASE}/readlists`,
-    { ...auth, schema: { querystring: PagingQuery } },
+    { ...feed, schema: { querystring: PagingQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const { content: found, total } = await collections.readLists.list(req.user!, {
         paging: page.slice ?? undefined,
@@ -504,10 +498,9 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Params: { id: string }; Querystring: Paging }>(
     `${BASE}/readlists/:id`,
-    { ...auth, schema: { params: IdParams, querystring: PagingQuery } },
+    { ...feed, schema: { params: IdParams, querystring: PagingQuery } },
     async (req, reply) => {
       const readList = await collections.readLists.get(req.user!, req.params.id);
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await readyBooks(
         listContext(req.user!),
@@ -528,9 +521,8 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Querystring: Paging }>(
     `${BASE}/publishers`,
-    { ...auth, schema: { querystring: PagingQuery } },
+    { ...feed, schema: { querystring: PagingQuery } },
     async (req, reply) => {
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const all = await referential.seriesValues(req.user!, 'publisher', {});
       const shown = page.slice ? all.slice(page.slice.offset, page.slice.offset + page.slice.limit) : all;
@@ -559,12 +551,11 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
 
   app.get<{ Params: { id: string }; Querystring: Paging }>(
     `${BASE}/series/:id`,
-    { ...auth, schema: { params: IdParams, querystring: PagingQuery } },
+    { ...feed, schema: { params: IdParams, querystring: PagingQuery } },
     async (req, reply) => {
       const series = await books.series.findById(req.params.id, req.user!.id);
       if (!series) throw notFound();
       checkAccess(req.user!, series.access);
-      if (!accepted(req, reply, FEED_TYPES)) return reply;
       const page = pageRequest(req.query);
       const found = await readyBooks(
         listContext(req.user!),
