@@ -7,7 +7,7 @@
 // feeds whose name contains the text. Also prints one feed authenticated as KOReader does it, with Basic on every
 // request (a password check each time), for information.
 // Run `npm run build` first. BENCH_REQUESTS (default 200) sets the requests per feed, BENCH_WARMUP (30) the warm-up
-// requests before them.
+// requests before them; BENCH_KEEP=1 keeps the data directory (its path is printed) for a closer look.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
@@ -235,7 +235,8 @@ try {
   }
 } finally {
   await server?.stop();
-  await rm(work, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP === '1') console.log(`data kept in ${dataDir}`);
+  else await rm(work, { recursive: true, force: true });
 }
 if (failed) {
   console.error(`A feed's first page is over ${BUDGET_MS} ms at p95.`);
