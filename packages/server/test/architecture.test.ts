@@ -91,6 +91,7 @@ const packages: Record<string, readonly string[]> = {
   '@zip.js/zip.js': ['media'],
   htmlparser2: ['media'], // markup of book files (media/markup.ts)
   entities: ['media'],
+  'fast-xml-parser': ['http'], // OPDS 1.2 feeds (http/routes/opds/atom.ts)
   tsx: ['media/workers.ts'], // starts .ts workers when running from sources
   piscina: ['media/workers.ts', 'media/worker-thread.ts'], // every worker thread runs in its pools
   'better-sqlite3': ['db'],

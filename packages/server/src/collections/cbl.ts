@@ -1,5 +1,6 @@
 import type { CblCandidate, ExportedBook } from '../domain/collection.js';
 import { badRequest } from '../domain/errors.js';
+import { xmlCharacters } from '../domain/text.js';
 import { MediaLimitError } from '../media/limits.js';
 import {
   attr as xmlAttr,
@@ -30,9 +31,7 @@ export interface CblBook {
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-/** Characters XML 1.0 cannot carry at all, even escaped. */
-// eslint-disable-next-line no-control-regex
-const clean = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
+const clean = xmlCharacters;
 
 const attr = (name: string, value: string | undefined) =>
   value === undefined ? '' : ` ${name}="${escapeXml(clean(value))}"`;

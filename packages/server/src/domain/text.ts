@@ -32,3 +32,16 @@ export function fold(value: string): string {
 export function sortKey(value: string): string {
   return fold(value).trim().replace(/\s+/gu, ' ');
 }
+
+/**
+ * The text without the characters XML 1.0 cannot carry at all, even escaped (C0 controls but tab, LF and CR; lone
+ * surrogates; U+FFFE and U+FFFF): metadata read from books may hold any of them, and one makes a whole document
+ * unreadable.
+ */
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export function xmlCharacters(value: string): string {
+  return value.replace(NOT_XML, '');
+}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFeed } from '../opds/feeds.js';
 import { bookKeys, buildFixture, client, seriesKeys, SERIES, type Fixture } from './support.js';
 
 /**
@@ -191,6 +192,94 @@ describe.each(USERS)('%s', (user) => {
         ];
         if (visible.includes(spec.key)) expect(statuses, `${spec.key}/${book.name}`).not.toContain(403);
         else expect(statuses, `${spec.key}/${book.name}`).toEqual([403, 403, 403, 403, 403]);
+      }
+    }
+  });
+});
+
+/** OPDS 1.2 (api.md §7.1): the same rules in every feed; feeds leave deleted series and books not READY out. */
+describe.each(USERS)('%s in OPDS 1.2', (user) => {
+  const visible = VISIBLE[user];
+  const auth = () => f.users[user];
+  const live = SERIES.filter((sp) => visible.includes(sp.key) && !sp.deleted);
+  const keyOfSeries = (id: string) => Object.entries(f.series).find(([, v]) => v === id)?.[0] ?? id;
+  const keyOfBook = (id: string) => Object.entries(f.books).find(([, v]) => v === id)?.[0] ?? id;
+  const opds = async (path: string) => {
+    const res = await f.s.fetch(`/opds/v1.2/${path}`, { headers: { authorization: auth() } });
+    const body = await res.text();
+    expect(res.status, `${path}: ${body}`).toBe(200);
+    return parseFeed(body);
+  };
+  const fold = (t: string) =>
+    t
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase();
+
+  it('lists, searches, counts and pages only visible series and books', async () => {
+    const series = await opds('series?size=100');
+    expect(series.entries.map((e) => keyOfSeries(e.id)).sort()).toEqual(live.map((sp) => sp.key).sort());
+    const search = await opds('series?search=T&size=100');
+    expect(search.entries.map((e) => keyOfSeries(e.id)).sort()).toEqual(
+      live
+        .filter((sp) => fold(sp.title).includes('t'))
+        .map((sp) => sp.key)
+        .sort(),
+    );
+    // The count is the visible one: one page of size 1 per visible series, then no next link.
+    const last = await opds(`series?size=1&page=${live.length - 1}`);
+    expect(last.entries).toHaveLength(live.length ? 1 : 0);
+    expect(last.links.some((l) => l.rel === 'next')).toBe(false);
+    const latest = await opds('series/latest?size=100');
+    expect(latest.entries).toHaveLength(live.length);
+    const ready = live
+      .flatMap((sp) =>
+        sp.books.filter((b) => !b.deleted && (b.status ?? 'READY') === 'READY').map((b) => `${sp.key}/${b.name}`),
+      )
+      .sort();
+    expect((await opds('books/latest?size=100')).entries.map((e) => keyOfBook(e.id)).sort()).toEqual(ready);
+    const restPublishers = await f.s.fetch('/api/v1/publishers', { headers: { authorization: auth() } });
+    expect((await opds('publishers?size=100')).entries.map((e) => e.title)).toEqual(await restPublishers.json());
+    expect((await opds('ondeck')).entries.map((e) => keyOfBook(e.id))).toEqual(ON_DECK[user]);
+  });
+
+  it('shows libraries, collections and read lists narrowed to what is visible', async () => {
+    const libraries = (await opds('libraries')).entries.map((e) => e.id).sort();
+    expect(libraries).toEqual(user === 'libA' ? [f.libraries.A] : [f.libraries.A, f.libraries.B].sort());
+    const inB = await f.s.fetch(`/opds/v1.2/libraries/${f.libraries.B}`, { headers: { authorization: auth() } });
+    expect(inB.status).toBe(user === 'libA' ? 403 : 200);
+    const members = await opds(`collections/${f.collections.ordered}`);
+    expect(members.entries.map((e) => keyOfSeries(e.id))).toEqual(
+      ['xmen', 'titan', 'batman', 'elodie'].filter((k) => visible.includes(k)),
+    );
+    const hidden = await f.s.fetch(`/opds/v1.2/collections/${f.collections.hidden}`, {
+      headers: { authorization: auth() },
+    });
+    expect(hidden.status).toBe(['xmen', 'titan'].some((k) => visible.includes(k)) ? 200 : 404);
+    const list = await opds(`readlists/${f.readLists.ordered}`);
+    expect(list.entries.map((e) => keyOfBook(e.id))).toEqual(
+      ['xmen/X-Men 2', 'batman/Batman 01', 'titan/Titan 1', 'elodie/Élodie 1'].filter((k) =>
+        visible.includes(k.split('/')[0]!),
+      ),
+    );
+  });
+
+  it('answers 403 for a hidden series, its books and their covers, pages and files', async () => {
+    for (const spec of SERIES) {
+      const expected = visible.includes(spec.key) ? 200 : 403;
+      const call = (path: string) =>
+        f.s.fetch(`/opds/v1.2/${path}`, { headers: { authorization: auth() } }).then((r) => r.status);
+      expect(await call(`series/${f.series[spec.key]}`), spec.key).toBe(expected);
+      if (expected === 403) {
+        const book = f.books[`${spec.key}/${spec.books[0]!.name}`]!;
+        for (const path of [
+          `books/${book}/thumbnail`,
+          `books/${book}/thumbnail/small`,
+          `books/${book}/pages/0`,
+          `books/${book}/file/x.cbz`,
+        ]) {
+          expect(await call(path), `${spec.key} ${path}`).toBe(403);
+        }
       }
     }
   });

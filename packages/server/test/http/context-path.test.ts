@@ -33,6 +33,18 @@ describe('QUIRE_CONTEXT_PATH=/quire (api.md §1.1)', () => {
     expect((await fetch(`${origin}/api/v1/claim`)).status).toBe(404);
   });
 
+  it('builds OPDS links under the context path (issue 19)', async () => {
+    const claimed = (await (await fetch(`${origin}/quire/api/v1/claim`)).json()) as { isClaimed: boolean };
+    if (!claimed.isClaimed) await claim(s);
+    const authorization = basic('admin@example.org', 'admin-secret');
+    const res = await fetch(`${origin}/quire/opds/v1.2/catalog`, { headers: { authorization } });
+    expect(res.status).toBe(200);
+    const hrefs = [...(await res.text()).matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    expect(hrefs.length).toBeGreaterThan(5);
+    for (const href of hrefs) expect(href).toMatch(new RegExp(`^${origin}/quire/opds/v1\\.2/`));
+    expect((await fetch(`${origin}/opds/v1.2/catalog`, { headers: { authorization } })).status).toBe(404);
+  });
+
   it('answers 404 outside the context path, for client routes too', async () => {
     for (const path of ['/', '/series/1', '/quirex/series/1', '/assets/app-1a2b.js']) {
       const res = await fetch(`${origin}${path}`);

@@ -59,6 +59,20 @@ export class BookQueries {
     return (await this.findMany([bookId], userId))[0];
   }
 
+  /** The distinct media types of each book's pages (OPDS page streaming tells whether they need converting). */
+  async pageMediaTypes(bookIds: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (bookIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('media_page')
+      .select(['book_id', 'media_type'])
+      .distinct()
+      .where('book_id', 'in', bookIds)
+      .execute();
+    for (const r of rows) out.set(r.book_id, [...(out.get(r.book_id) ?? []), r.media_type]);
+    return out;
+  }
+
   /** Books in the order of `ids` (unknown ids skipped). */
   async findMany(ids: readonly string[], userId: string): Promise<BookView[]> {
     if (ids.length === 0) return [];

@@ -4,7 +4,7 @@ import type { TransientBook } from '../../domain/transient-books.js';
 import type { TransientBooks } from '../../library/transient-books.js';
 import type { BookImporter } from '../../library/book-importer.js';
 import { humanSize, toBookPageDto } from '../mappers/books.js';
-import { sendContent, untilClientLeaves } from './books.js';
+import { sendContent, untilClientLeaves } from './book-content.js';
 import type { Handlers, OperationIdsOf } from '../operations.js';
 
 /** Komga's TransientBookDto (api.md §4.1): `url` is the path, `fileLastModified` a local date-time (no zone). */

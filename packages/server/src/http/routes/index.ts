@@ -41,6 +41,7 @@ import { webRoutes } from './web.js';
 import { koreaderRoutes } from './koreader/index.js';
 import { koboRoutes, maskKoboKey } from './kobo/index.js';
 import { syncPointHandlers } from './sync-points.js';
+import { opdsV1Routes } from './opds/v1.js';
 
 export interface RouteOptions {
   contextPath: string;
@@ -145,6 +146,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       }),
     });
   });
+  await app.register(opdsV1Routes, { ...deps, contextPath: opts.contextPath });
   // Last: JSON 404s for unknown /api paths and the web client with its history-mode fallback.
   await app.register(webRoutes, { ...deps, contextPath: opts.contextPath });
 }

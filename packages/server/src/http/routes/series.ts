@@ -20,7 +20,7 @@ import {
   seriesPage,
 } from '../listing.js';
 import type { Handlers, OperationIdsOf, OperationRequest } from '../operations.js';
-import { checkAccess } from './books.js';
+import { checkAccess } from './book-content.js';
 
 /** `search_regex=regex,FIELD` (split on the last comma; TITLE or TITLE_SORT, any case), else ignored. */
 function regexOf(value: string | undefined): { pattern: string; field: 'title' | 'titleSort' } | null {
