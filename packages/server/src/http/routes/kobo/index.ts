@@ -12,7 +12,7 @@ import { decodeSyncToken, encodeSyncToken } from '../../../reading/kobo-sync.js'
 import type { AppDeps } from '../../deps.js';
 import { clientOf } from '../../plugins/auth.js';
 import { sendError } from '../../plugins/errors.js';
-import { checkAccess } from '../books.js';
+import { checkAccess } from '../book-content.js';
 import { bookMetadata, entitlement, readingState, removedEntitlement, tag, type Download } from './dto.js';
 import { builtInResources, withCoverTemplates } from './resources.js';
 import { callStore, forwardToStore } from './store-proxy.js';
