@@ -157,7 +157,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     queries: new BookQueries(db),
     series: new SeriesQueries(db),
     media,
-    analyzer: new BookAnalyzer({ media, pdf, events, files, tasks }),
+    // posters: a ZIP's poster is made from the first page its analysis read (no second opening of the book)
+    analyzer: new BookAnalyzer({ media, pdf, events, files, tasks, posters: thumbnails, logger }),
     pages: new BookPages({
       media,
       pdf,

@@ -119,7 +119,8 @@ export function createHandlers(services: TaskServices): Handlers {
     // engine.md §4.5, §8.3: a READY book gets a thumbnail (and the extension repair or conversion its library asks
     // for) at priority - 1 and a metadata refresh at priority - 2, where Komga queues both at + 1: every book of a
     // scan becomes readable first, then gets its poster, then its metadata (ComicInfo, the barcode search that can
-    // decode six pages a book); docs/architecture.md, "Analysis first".
+    // decode six pages a book); docs/architecture.md, "Analysis first". A ZIP's poster is made by the analysis
+    // itself, from the first page it has just read (no GenerateBookThumbnail among the follow-ups then).
     AnalyzeBook: async (task, ctx) => {
       const next = await analyzer.analyzeAndPersist(task.bookId);
       await ctx.submit(

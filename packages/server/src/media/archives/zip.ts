@@ -14,7 +14,7 @@ import {
 } from '../limits.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
 import { imageHeaderReadable } from '../page-check.js';
-import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
+import { MediaError, type ContainerEntry, type ContainerReader, type ListingOptions } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
 import { openZipFile, type OpenZipFile } from './zip-file-reader.js';
 
@@ -393,7 +393,7 @@ async function describeItem(
   zip: ZipFile,
   fd: number,
   item: ZipItem,
-  opts: { dimensions: boolean; verify?: boolean },
+  opts: ListingOptions,
 ): Promise<ContainerEntry> {
   const { dimensions } = opts;
   const size = item.entry.uncompressedSize;
@@ -401,7 +401,10 @@ async function describeItem(
     const entry = await withVerifiedEntry(file, zip, fd, item, async (bytes) => {
       if (!(bytes instanceof Error)) {
         const whole = describeEntry(item.name, size, bytes, dimensions);
-        return isPage(whole) && !(await imageHeaderReadable(bytes)) ? { ...whole, mediaType: null } : whole;
+        const listed = isPage(whole) && !(await imageHeaderReadable(bytes)) ? { ...whole, mediaType: null } : whole;
+        // an entry larger than the buffer budget was checked as it streamed: only its head is here
+        if (bytes.length === size) opts.onVerified?.(listed, bytes);
+        return listed;
       }
       return null;
     });
