@@ -163,7 +163,9 @@ export class BookAnalyzer {
           if (!isPage(entry)) return;
           if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));
           if (bytes.length > COVER_KEEP_BYTES) return;
-          if (!cover || naturalCompare(entry.name, cover.name) < 0) cover = { name: entry.name, bytes };
+          // a copy: the listing reuses its read buffers
+          if (!cover || naturalCompare(entry.name, cover.name) < 0)
+            cover = { name: entry.name, bytes: Buffer.from(bytes) };
         },
       });
       const pages = pagesOf(entries);

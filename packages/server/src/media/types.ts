@@ -24,8 +24,8 @@ export interface ListingOptions {
   verify?: boolean;
   /**
    * With `verify`, readers that read each entry whole (ZIP) hand every entry read whole and checked to this, as it
-   * will be listed, with its bytes, which the callee may keep: analysis keeps the first page for the poster and
-   * ComicInfo.xml for the metadata refresh, so that neither opens the archive again (issue 18).
+   * will be listed, with its bytes, valid during the call only (the buffer is reused: copy what you keep). Analysis
+   * keeps the first page for the poster and hashes pages, so that neither opens the archive again (issue 18).
    */
   onVerified?: (entry: ContainerEntry, bytes: Buffer) => void;
 }
