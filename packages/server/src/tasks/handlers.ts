@@ -150,7 +150,20 @@ export function createHandlers(services: TaskServices): Handlers {
         ctx.priority + 1,
       );
     },
-    ConvertBook: async (task) => void (await converter.convertToCbz(task.bookId)),
+    // The conversion blanks the book's hashes; they are asked for again for the new file, since the scan's hashing
+    // may have run on the RAR before the conversion when the pool has several runners.
+    ConvertBook: async (task, ctx) => {
+      if (!(await converter.convertToCbz(task.bookId))) return;
+      const { bookId } = task;
+      await ctx.submit(
+        [
+          { kind: 'HashBook', bookId },
+          { kind: 'HashBookKoreader', bookId },
+          { kind: 'HashBookPages', bookId },
+        ],
+        PRIORITY.LOWEST,
+      );
+    },
     // engine.md §8.3: one removal per book at priority + 1; each asks for a new poster when page 1 went (+ 1).
     FindDuplicatePagesToDelete: async (task, ctx) => {
       await ctx.submit(await duplicatePages.autoDeletions(task.libraryId), ctx.priority + 1);
