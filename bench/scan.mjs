@@ -12,6 +12,8 @@
 //   ready       until every book is READY with a poster (a thumbnail_book row): the import rate of the issue,
 //   all tasks   until the task queue is empty (file hashes, metadata refreshes, series metadata),
 // by polling the server's SQLite database read-only, while sampling the server's RSS every 100 ms; then
+//   CPU         the server's CPU time (all threads) until every book is READY with a poster, per book: on a
+//               machine shared with other work, the figure its load inflates least;
 //   settled RSS the server's RSS every 5 s for --idle-wait seconds after the queue emptied (the goal: under
 //               130 MB within a minute).
 // --options web   the body the web client's add-library dialog sends (ui.md §12.6: ISBN barcode off, the suggested
@@ -97,7 +99,7 @@ const WRITE_CONCURRENCY = 16;
  * @typedef {[FinishedPhase, FinishedPhase, FinishedPhase, FinishedPhase]} FinishedPhases scan, analysis, ready, all tasks
  * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
  * @typedef {{ label: string, options: keyof typeof OPTION_SETS, phases: FinishedPhases, readyMs: number,
- *   peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
+ *   readyCpu: number, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
  */
 
 /**
@@ -327,10 +329,13 @@ async function measure(root, options, pool) {
       { name: 'ready', what: 'every book READY with a poster', count: q.readyWithPoster },
       { name: 'all tasks', what: 'the task queue is empty', count: drained },
     ];
+    const cpu0 = await cpuSeconds(running.pid);
     const t0 = performance.now();
     await createLibrary(server.base, authorization, { name: 'Bench', root, ...OPTION_SETS[options] });
     let lastLog = t0;
-    let lastCpu = await cpuSeconds(running.pid);
+    let lastCpu = cpu0;
+    /** The server's CPU time (all threads) from the creation to every book READY with a poster. */
+    let readyCpu = 0;
     /** @type {number | undefined} */
     let scanTaskEndAt;
     for (;;) {
@@ -343,6 +348,7 @@ async function measure(root, options, pool) {
         if (n >= BOOKS) {
           p.doneAt = now;
           p.peakMb = rss.mark();
+          if (p.name === 'ready') readyCpu = (await cpuSeconds(running.pid)) - cpu0;
         }
       }
       if (phases.every((p) => p.doneAt !== undefined)) break;
@@ -419,7 +425,11 @@ async function measure(root, options, pool) {
     console.log(
       `  settled RSS after the queue emptied: ${settled.map((x) => `${x.at / 1000} s ${mb(x.mb)}`).join(', ')}`,
     );
-    return { label, options, phases: finished, readyMs: finished[2].doneAt, peak, settled, baseRss };
+    console.log(
+      `  server CPU time (all threads) to every book READY with a poster: ${readyCpu.toFixed(2)} s = ` +
+        `${((readyCpu * 1000) / BOOKS).toFixed(1)} ms a book (what the machine's other load does not inflate much)`,
+    );
+    return { label, options, phases: finished, readyMs: finished[2].doneAt, readyCpu, peak, settled, baseRss };
   } finally {
     await rss?.stop();
     db.close();
@@ -453,6 +463,7 @@ function summary(results, baseline) {
     console.log(
       `  ${r.label}: READY with a poster at ${secs(r.readyMs)} = ${perSec.toFixed(1)} books/s` +
         (unzip !== null ? ` = ${unzip.toFixed(1)} × unzip -l` : '') +
+        `; ${((r.readyCpu * 1000) / BOOKS).toFixed(1)} ms of server CPU a book` +
         `; queue empty at ${secs(r.phases[3].doneAt)}; RSS ${mb(r.baseRss)} before, peak ${mb(r.peak)}, ` +
         `settled ${r.settled.map((x) => mb(x.mb)).join(' → ')}`,
     );

@@ -22,6 +22,7 @@ import { createFonts } from './fonts/fonts.js';
 import { answerFrameworkError, registerErrorHandling } from './http/plugins/errors.js';
 import { registerRoutes } from './http/routes/index.js';
 import type { AppDeps } from './http/deps.js';
+import { lazyCompilers } from './http/lazy-compilers.js';
 import { PdfService } from './media/pdf/index.js';
 import { PdfPageCache, PdfPages } from './media/pdf/pages.js';
 import { closeWorkerPools } from './media/workers.js';
@@ -160,7 +161,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     queries: new BookQueries(db),
     series: new SeriesQueries(db),
     media,
-    analyzer: new BookAnalyzer({ media, pdf, events, files, tasks }),
+    // posters: a ZIP's poster is made from the first page its analysis read (no second opening of the book)
+    analyzer: new BookAnalyzer({ media, pdf, events, files, tasks, posters: thumbnails, logger }),
     pages: new BookPages({
       media,
       pdf,
@@ -296,6 +298,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
+    // each route's validators and serializers compiled on its first request (http/lazy-compilers.ts)
+    schemaController: { compilersFactory: lazyCompilers },
   });
 
   let shuttingDown = false;

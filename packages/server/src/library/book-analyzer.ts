@@ -5,13 +5,23 @@ import type { MediaAnalysis, MediaStatusValue } from '../domain/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
 import { analyzeEpubOffThread, type EpubAnalysis } from '../media/epub/index.js';
-import { pagesOf } from '../media/pages.js';
+import { hashBytes } from '../media/hash.js';
+import { isPage, pagesOf } from '../media/pages.js';
+import { naturalCompare } from '../domain/natural-sort.js';
 import { MediaLimitError } from '../media/limits.js';
 import type { PdfInfo, PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
+import { pagesToHash } from './book-hasher.js';
 import type { LibraryFiles } from './library-files.js';
+import type { Thumbnails } from './thumbnails.js';
+
+/**
+ * The largest first page kept from the listing for the poster: it is held outside the buffer budget until the
+ * poster is made. A larger one is read again by the poster task.
+ */
+const COVER_KEEP_BYTES = 32 * 1024 * 1024;
 
 /** What an EPUB analysis keeps in `media.extension` (engine.md §4.3). */
 export interface EpubExtension {
@@ -94,6 +104,9 @@ export class BookAnalyzer {
       files: LibraryFiles;
       /** Where analyses asked for through the API are queued. */
       tasks: TaskEmitter;
+      /** Makes a book's poster from its first page as analysis read it; without it, a poster task is queued. */
+      posters?: Pick<Thumbnails, 'generateForBook'>;
+      logger?: { warn(obj: object, msg: string): void };
       now?: () => Date;
     },
   ) {}
@@ -107,34 +120,60 @@ export class BookAnalyzer {
   }
 
   async analyze(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
+    return (await this.analyzeOnce(file, opts)).analysis;
+  }
+
+  /**
+   * {@link analyze}, and what else the pages read whole by the listing (a ZIP's) give: the first page's bytes, for
+   * the poster, and with `hashPages` every page's hash (engine.md §5.3), so that neither the poster nor the page
+   * hashing opens the archive again to read the same bytes (issue 18).
+   */
+  private async analyzeOnce(
+    file: string,
+    opts: { analyzeDimensions: boolean; hashPages?: boolean },
+  ): Promise<{ analysis: MediaAnalysis; cover?: Buffer; pageHashes?: Map<string, string> }> {
     let detected: string;
     try {
       detected = await detectFile(file);
     } catch (e) {
-      return fromError(e, null);
+      return { analysis: fromError(e, null) };
     }
     const dotEpub = extname(file).toLowerCase() === '.epub';
     try {
       // A `.epub` detected as a plain ZIP is still read as an EPUB when its `mimetype` entry says so;
       // otherwise analyzeEpub fails with ERR_1032 (engine.md §4.1).
       if (detected === MediaTypes.epub || (dotEpub && detected === MediaTypes.zip)) {
-        return await this.epub(file, opts);
+        return { analysis: await this.epub(file, opts) };
       }
-      if (dotEpub) return failed('ERROR', detected, 'ERR_1032');
-      if (detected === MediaTypes.pdf) return await this.pdf(file, opts);
+      if (dotEpub) return { analysis: failed('ERROR', detected, 'ERR_1032') };
+      if (detected === MediaTypes.pdf) return { analysis: await this.pdf(file, opts) };
       const reader = readerFor(detected);
-      if (!reader) return failed('UNSUPPORTED', detected, 'ERR_1001');
+      if (!reader) return { analysis: failed('UNSUPPORTED', detected, 'ERR_1001') };
       // Every page checked the way serving will read it (issue 11: fuzzed books were READY with pages answering
       // 500): one that does not read whole, fails its checksum or has no readable image header comes back untyped,
       // reported as ERR_1007 [names] (Komga's rule for an entry that fails to read, engine.md §4.2), and a book
       // left without pages is ERROR ERR_1006.
-      const entries = await reader.entries(file, { dimensions: opts.analyzeDimensions, verify: true });
+      // The first page in listing order among those read whole so far (kept within COVER_KEEP_BYTES).
+      let cover = undefined as { name: string; bytes: Buffer } | undefined;
+      const pageHashes = new Map<string, string>();
+      const entries = await reader.entries(file, {
+        dimensions: opts.analyzeDimensions,
+        verify: true,
+        onVerified: (entry, bytes) => {
+          if (!isPage(entry)) return;
+          if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));
+          if (bytes.length > COVER_KEEP_BYTES) return;
+          // a copy: the listing reuses its read buffers
+          if (!cover || naturalCompare(entry.name, cover.name) < 0)
+            cover = { name: entry.name, bytes: Buffer.from(bytes) };
+        },
+      });
       const pages = pagesOf(entries);
       const others = entries.filter((e) => !pages.includes(e));
       const files = others.map((e) => ({ fileName: e.name, mediaType: e.mediaType, subType: null, fileSize: e.size }));
-      if (pages.length === 0) return { ...failed('ERROR', detected, 'ERR_1006'), files };
+      if (pages.length === 0) return { analysis: { ...failed('ERROR', detected, 'ERR_1006'), files } };
       const untyped = others.filter((e) => !e.mediaType);
-      return {
+      const analysis: MediaAnalysis = {
         status: 'READY',
         mediaType: detected,
         comment: untyped.length > 0 ? `ERR_1007 [${untyped.map((e) => e.name).join(', ')}]` : null,
@@ -151,8 +190,14 @@ export class BookAnalyzer {
         })),
         files,
       };
+      // the page with the lowest name may have been too large to keep: then the poster task reads it
+      return {
+        analysis,
+        ...(cover?.name === pages[0]!.name ? { cover: cover.bytes } : {}),
+        ...(pageHashes.size > 0 ? { pageHashes } : {}),
+      };
     } catch (e) {
-      return fromError(e, detected);
+      return { analysis: fromError(e, detected) };
     }
   }
 
@@ -216,6 +261,21 @@ export class BookAnalyzer {
   }
 
   /**
+   * The book's poster made from the first page the analysis read, where Komga queues GenerateBookThumbnail: that
+   * task would open the archive again for the same bytes. False when there is no such page or it failed (the
+   * task is queued then, and tries the next pages when this one does not decode).
+   */
+  private async posterFrom(bookId: string, cover: Buffer | undefined): Promise<boolean> {
+    if (!cover || !this.d.posters) return false;
+    try {
+      return (await this.d.posters.generateForBook(bookId, { cover })) !== null;
+    } catch (err) {
+      this.d.logger?.warn({ bookId, err }, 'Could not make the poster from the analysed first page');
+      return false;
+    }
+  }
+
+  /**
    * Analyses a book and stores the result (page hashes of unchanged pages kept), then emits BookChanged.
    * Returns the follow-ups (engine.md §8.3): thumbnail and metadata refresh when READY, and the extension repair
    * or CBZ conversion the library asks for. Unknown id → none.
@@ -225,17 +285,26 @@ export class BookAnalyzer {
     if (!target) return [];
     // Missing, or linking out of the library root since the scan: "file not found".
     const file = await this.d.files.pathOf(target);
-    const analysis = file
-      ? await this.analyze(file, { analyzeDimensions: target.analyzeDimensions })
-      : failed('ERROR', null, 'ERR_1018');
+    const { analysis, cover, pageHashes } = file
+      ? await this.analyzeOnce(file, { analyzeDimensions: target.analyzeDimensions, hashPages: target.hashPages })
+      : { analysis: failed('ERROR', null, 'ERR_1018') };
     await this.d.media.save(bookId, analysis, this.d.now?.() ?? new Date());
+    // the pages HashBookPages hashes (first and last three) of a ZIP, from the bytes just read: that task then finds
+    // nothing left to do, and no FindBooksWithMissingPageHash that ran before this analysis leaves them unhashed
+    if (pageHashes && analysis.mediaType === MediaTypes.zip) {
+      const hashes = pagesToHash(analysis.pages.length).flatMap((number) => {
+        const hash = pageHashes.get(analysis.pages[number]!.fileName);
+        return hash ? [{ number, hash }] : [];
+      });
+      await this.d.media.setPageHashes(bookId, hashes);
+    }
     this.d.events.emit({
       type: 'BookChanged',
       data: { bookId, seriesId: target.seriesId, libraryId: target.libraryId },
     });
     if (analysis.status !== 'READY') return [];
     const next: Task[] = [
-      { kind: 'GenerateBookThumbnail', bookId },
+      ...((await this.posterFrom(bookId, cover)) ? [] : [{ kind: 'GenerateBookThumbnail' as const, bookId }]),
       {
         kind: 'RefreshBookMetadata',
         bookId,

@@ -513,9 +513,10 @@ export function createThumbnails(deps: ThumbnailsDeps) {
 
     /**
      * Task GenerateBookThumbnail: a new GENERATED poster at the current size, replacing the previous one.
-     * Unknown books, books not READY and books without a cover image are skipped (null).
+     * Unknown books, books not READY and books without a cover image are skipped (null). `cover`: the first
+     * page's bytes when the caller has them (the analysis that just read them), instead of reading the book.
      */
-    async generateForBook(bookId: string): Promise<StoredThumbnail | null> {
+    async generateForBook(bookId: string, opts: { cover?: Uint8Array } = {}): Promise<StoredThumbnail | null> {
       const book = await repo.findBook(bookId);
       if (!book) return null;
       if (book.mediaStatus !== 'READY') {
@@ -524,7 +525,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       }
       let source: Uint8Array | null;
       try {
-        source = await coverSource(book);
+        source = opts.cover ?? (await coverSource(book));
       } catch (e) {
         log?.warn({ bookId, err: e }, 'Cover image cannot be read: no poster generated');
         return null;

@@ -19,6 +19,17 @@ export interface EntryStream {
   size: number | null;
 }
 
+export interface ListingOptions {
+  dimensions: boolean;
+  verify?: boolean;
+  /**
+   * With `verify`, readers that read each entry whole (ZIP) hand every entry read whole and checked to this, as it
+   * will be listed, with its bytes, valid during the call only (the buffer is reused: copy what you keep). Analysis
+   * keeps the first page for the poster and hashes pages, so that neither opens the archive again (issue 18).
+   */
+  onVerified?: (entry: ContainerEntry, bytes: Buffer) => void;
+}
+
 /**
  * Reads one kind of container: lists entries and streams one entry, never extracting the whole file
  * nor holding it in memory (solid archives may need to decode preceding entries: still streamed).
@@ -32,7 +43,7 @@ export interface ContainerReader {
    * that fails to read): for readers whose listing otherwise reads only each entry's start (ZIP), which then read
    * each entry once, whole. RAR, 7z and TAR listings decode every entry whole anyway and fail on damaged data.
    */
-  entries(file: string, opts: { dimensions: boolean; verify?: boolean }): Promise<ContainerEntry[]>;
+  entries(file: string, opts: ListingOptions): Promise<ContainerEntry[]>;
   /**
    * The bytes of one entry, never more than the entry limit (media/limits.ts) whatever its header says;
    * `signal` stops the inflating when the bytes are no longer wanted (the client went away).

@@ -1,3 +1,4 @@
+import { availableParallelism, totalmem } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { ServerSettingsRepository } from '../domain/ports.js';
 import {
@@ -22,11 +23,24 @@ const KEYS = {
   kepubifyPath: 'KEPUBIFY_PATH',
 } as const satisfies Record<keyof ServerSettingsValues, string>;
 
+/** Memory a runner may need at worst: a decode at the pixel limit, an archive entry, a PDF render. */
+const MEMORY_PER_RUNNER = 1024 ** 3;
+const MAX_DEFAULT_RUNNERS = 4;
+
+/**
+ * The task pool's size when no one has set it: one runner per core (at most 4) where the machine has 1 GiB of
+ * memory for each, else one (Komga's default). A runner spends much of a task waiting on file reads, libvips and
+ * worker threads; a second one keeps the other core busy meanwhile (issue 18: an import on 2 cores).
+ */
+export function defaultTaskPoolSize(cores = availableParallelism(), memoryBytes = totalmem()): number {
+  return Math.max(1, Math.min(cores, MAX_DEFAULT_RUNNERS, Math.floor(memoryBytes / MEMORY_PER_RUNNER)));
+}
+
 export const DEFAULT_SETTINGS: Omit<ServerSettingsValues, 'rememberMeKey'> = {
   deleteEmptyCollections: true,
   deleteEmptyReadLists: true,
   rememberMeDurationDays: 365,
-  taskPoolSize: 1,
+  taskPoolSize: defaultTaskPoolSize(),
   thumbnailSize: 'DEFAULT',
   serverPort: null,
   serverContextPath: null,

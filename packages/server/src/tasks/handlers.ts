@@ -119,7 +119,8 @@ export function createHandlers(services: TaskServices): Handlers {
     // engine.md §4.5, §8.3: a READY book gets a thumbnail (and the extension repair or conversion its library asks
     // for) at priority - 1 and a metadata refresh at priority - 2, where Komga queues both at + 1: every book of a
     // scan becomes readable first, then gets its poster, then its metadata (ComicInfo, the barcode search that can
-    // decode six pages a book); docs/architecture.md, "Analysis first".
+    // decode six pages a book); docs/architecture.md, "Analysis first". A ZIP's poster is made by the analysis
+    // itself, from the first page it has just read (no GenerateBookThumbnail among the follow-ups then).
     AnalyzeBook: async (task, ctx) => {
       const next = await analyzer.analyzeAndPersist(task.bookId);
       await ctx.submit(
@@ -149,7 +150,20 @@ export function createHandlers(services: TaskServices): Handlers {
         ctx.priority + 1,
       );
     },
-    ConvertBook: async (task) => void (await converter.convertToCbz(task.bookId)),
+    // The conversion blanks the book's hashes; they are asked for again for the new file, since the scan's hashing
+    // may have run on the RAR before the conversion when the pool has several runners.
+    ConvertBook: async (task, ctx) => {
+      if (!(await converter.convertToCbz(task.bookId))) return;
+      const { bookId } = task;
+      await ctx.submit(
+        [
+          { kind: 'HashBook', bookId },
+          { kind: 'HashBookKoreader', bookId },
+          { kind: 'HashBookPages', bookId },
+        ],
+        PRIORITY.LOWEST,
+      );
+    },
     // engine.md §8.3: one removal per book at priority + 1; each asks for a new poster when page 1 went (+ 1).
     FindDuplicatePagesToDelete: async (task, ctx) => {
       await ctx.submit(await duplicatePages.autoDeletions(task.libraryId), ctx.priority + 1);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SettingsDto, SettingsRestartRequiredDto, ViolationsDto } from '@quire/api';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 import { expectSchema } from '../support/openapi.js';
+import { defaultTaskPoolSize } from '../../src/settings/server-settings.js';
 
 /** Komga serialises nulls, but its OpenAPI document does not mark those fields nullable. */
 const withoutNulls = (value: unknown): unknown =>
@@ -56,7 +57,7 @@ describe('GET /api/v1/settings', () => {
       deleteEmptyReadLists: true,
       rememberMeDurationDays: 365,
       thumbnailSize: 'DEFAULT',
-      taskPoolSize: 1,
+      taskPoolSize: defaultTaskPoolSize(),
       serverPort: { configurationSource: 0, databaseSource: null, effectiveValue: 0 },
       serverContextPath: { configurationSource: '', databaseSource: null, effectiveValue: '' },
       koboProxy: false,
@@ -87,7 +88,7 @@ describe('GET /api/v1/settings', () => {
     expect(
       (await s.fetch('/api/v1/settings/restart-required', { headers: { authorization: user.authorization } })).status,
     ).toBe(403);
-    expect((await s.app.deps.settings.get()).taskPoolSize).toBe(1);
+    expect((await s.app.deps.settings.get()).taskPoolSize).toBe(defaultTaskPoolSize());
   });
 });
 
@@ -285,5 +286,16 @@ describe('remember-me settings (docs/architecture.md: they apply at once)', () =
     expect(res.headers.get('x-quire-restart-required')).toBeNull();
     expect(await restartRequired(s, admin.authorization)).toEqual({ restartRequired: false, settings: [] });
     expect((await s.fetch('/api/v2/users/me', { headers: { cookie: remembered } })).status).toBe(401);
+  });
+});
+
+describe('default task pool size', () => {
+  it('is one runner per core, at most 4, with 1 GiB of memory each, and never below one', () => {
+    const GiB = 1024 ** 3;
+    expect(defaultTaskPoolSize(2, 24 * GiB)).toBe(2);
+    expect(defaultTaskPoolSize(16, 64 * GiB)).toBe(4);
+    expect(defaultTaskPoolSize(8, 3 * GiB)).toBe(3);
+    expect(defaultTaskPoolSize(4, 0.5 * GiB)).toBe(1);
+    expect(defaultTaskPoolSize(1, 8 * GiB)).toBe(1);
   });
 });

@@ -248,7 +248,8 @@ describe('AnalyzeBook details', () => {
       await analyzer.analyzeAndPersist(bookId);
       const libraries = new KyselyLibraryRepository(env.db);
       const hasher = new BookHasher({ media, libraries, files: new LibraryFiles({ libraries }) });
-      expect(await hasher.hashBookPages(bookId)).toBe(4);
+      // the analysis hashed the 4 pages from the bytes it read (issue 18): nothing left for HashBookPages
+      expect(await hasher.hashBookPages(bookId)).toBe(0);
       const hashes = (await media.pages(bookId)).map((p) => p.fileHash);
       expect(hashes.every((h) => /^[0-9a-f]{32}$/.test(h))).toBe(true);
 

@@ -14,7 +14,7 @@ import {
 } from '../limits.js';
 import { HEAD_BYTES, HeadCollector, describeEntry, isDirectoryName, isJunk, isPage, sortEntries } from '../pages.js';
 import { imageHeaderReadable } from '../page-check.js';
-import { MediaError, type ContainerEntry, type ContainerReader } from '../types.js';
+import { MediaError, type ContainerEntry, type ContainerReader, type ListingOptions } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
 import { openZipFile, type OpenZipFile } from './zip-file-reader.js';
 
@@ -159,21 +159,7 @@ async function readWithYauzl(
 
 /** Up to `length` bytes of the file at `position` (fewer only at end of file). */
 function readAt(fd: number, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(Math.max(0, length));
-  return new Promise((resolve, reject) => {
-    const step = (filled: number) => {
-      if (filled >= buffer.length) {
-        resolve(buffer);
-        return;
-      }
-      fsRead(fd, buffer, filled, buffer.length - filled, position + filled, (err, n) => {
-        if (err) reject(err);
-        else if (n === 0) resolve(buffer.subarray(0, filled));
-        else step(filled + n);
-      });
-    };
-    step(0);
-  });
+  return readInto(fd, Buffer.allocUnsafe(Math.max(0, length)), position, length);
 }
 
 const LOCAL_HEADER_SIZE = 30;
@@ -253,27 +239,82 @@ function localDataStart(buf: Buffer, zip: ZipFile, entry: Entry): number {
 const inflateRawAsync = promisify(inflateRaw);
 
 /**
- * A Stored or Deflate entry whole: one positional read of its local header and data (a second one only if the
- * local extra field is unusually long), inflated in zlib's thread pool, off the event loop; exactly the declared
- * size, or an error.
+ * Buffers the analysis reads entries into, reused from entry to entry and book to book: a fresh buffer per page
+ * (20 a book) was garbage for V8 to collect (its collector ran ~3 s in a 300-book import) and memory for glibc's
+ * main arena to fragment (issue 18). At most {@link SPARE_READ_BUFFERS} are kept, of at most
+ * {@link REUSED_READ_BYTES} each, and all are dropped once none was used for {@link SPARE_READ_IDLE_MS}.
  */
-async function readWhole(fd: number, zip: ZipFile, entry: Entry): Promise<Buffer> {
+const spareReadBuffers: Buffer[] = [];
+const SPARE_READ_BUFFERS = 4;
+const REUSED_READ_BYTES = 4 * 1024 * 1024;
+const SPARE_READ_IDLE_MS = 5_000;
+let dropSpares: NodeJS.Timeout | undefined;
+
+function takeReadBuffer(length: number): Buffer {
+  if (length > REUSED_READ_BYTES) return Buffer.allocUnsafe(length);
+  const i = spareReadBuffers.findIndex((b) => b.length >= length);
+  if (i >= 0) return spareReadBuffers.splice(i, 1)[0]!;
+  // a little room, so that the next, slightly larger page fits too
+  return Buffer.allocUnsafe(Math.min(REUSED_READ_BYTES, Math.max(length, 64 * 1024) * 1.25));
+}
+
+function giveBackReadBuffer(buffer: Buffer): void {
+  if (buffer.length > REUSED_READ_BYTES) return;
+  if (spareReadBuffers.length >= SPARE_READ_BUFFERS) spareReadBuffers.shift();
+  spareReadBuffers.push(buffer);
+  clearTimeout(dropSpares);
+  dropSpares = setTimeout(() => (spareReadBuffers.length = 0), SPARE_READ_IDLE_MS);
+  dropSpares.unref();
+}
+
+/** Up to `length` bytes of the file at `position` into `buffer` (fewer only at end of file); the bytes read. */
+function readInto(fd: number, buffer: Buffer, position: number, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const step = (filled: number) => {
+      if (filled >= length) {
+        resolve(buffer.subarray(0, filled));
+        return;
+      }
+      fsRead(fd, buffer, filled, length - filled, position + filled, (err, n) => {
+        if (err) reject(err);
+        else if (n === 0) resolve(buffer.subarray(0, filled));
+        else step(filled + n);
+      });
+    };
+    step(0);
+  });
+}
+
+/**
+ * A Stored or Deflate entry whole: one positional read of its local header and data (a second one only if the
+ * local extra field is unusually long) into a reused buffer, inflated in zlib's thread pool, off the event loop;
+ * exactly the declared size, or an error. The bytes are valid until `release()`.
+ */
+async function readWhole(fd: number, zip: ZipFile, entry: Entry): Promise<{ bytes: Buffer; release(): void }> {
   const offset = entry.relativeOffsetOfLocalHeader;
   const compressed = entry.compressedSize;
   const guess = LOCAL_HEADER_SIZE + entry.fileNameLength + entry.extraFieldLength + LOCAL_EXTRA_SLACK;
-  let buf = await readAt(fd, offset, Math.min(zip.fileSize - offset, guess + compressed));
-  const dataStart = localDataStart(buf, zip, entry);
-  if (buf.length < dataStart + compressed) {
-    buf = Buffer.concat([buf, await readAt(fd, offset + buf.length, dataStart + compressed - buf.length)]);
-    if (buf.length < dataStart + compressed) throw new Error('unexpected EOF');
+  const length = Math.min(zip.fileSize - offset, guess + compressed);
+  const reused = takeReadBuffer(length);
+  const release = () => giveBackReadBuffer(reused);
+  try {
+    let buf = await readInto(fd, reused, offset, length);
+    const dataStart = localDataStart(buf, zip, entry);
+    if (buf.length < dataStart + compressed) {
+      buf = Buffer.concat([buf, await readAt(fd, offset + buf.length, dataStart + compressed - buf.length)]);
+      if (buf.length < dataStart + compressed) throw new Error('unexpected EOF');
+    }
+    const raw = buf.subarray(dataStart, dataStart + compressed);
+    const size = entry.uncompressedSize;
+    // more than declared fails here (RangeError), less below
+    const bytes =
+      entry.compressionMethod === 0 ? raw : await inflateRawAsync(raw, { maxOutputLength: Math.max(size, 1) });
+    if (bytes.length !== size) throw new Error(`expected ${size} bytes, got ${bytes.length}`);
+    return { bytes, release };
+  } catch (e) {
+    release();
+    throw e;
   }
-  const raw = buf.subarray(dataStart, dataStart + compressed);
-  const size = entry.uncompressedSize;
-  // more than declared fails here (RangeError), less below
-  const bytes =
-    entry.compressionMethod === 0 ? raw : await inflateRawAsync(raw, { maxOutputLength: Math.max(size, 1) });
-  if (bytes.length !== size) throw new Error(`expected ${size} bytes, got ${bytes.length}`);
-  return bytes;
 }
 
 /**
@@ -291,7 +332,7 @@ async function withVerifiedEntry<T>(
   if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP entry not supported: ${item.name}`);
   const size = Math.min(item.entry.uncompressedSize, mediaLimits().maxEntryBytes);
   const yauzlCanRead = YAUZL_METHODS.has(item.entry.compressionMethod);
-  const read = async (how: () => Promise<Buffer>): Promise<Buffer | Error> => {
+  const read = async <R>(how: () => Promise<R>): Promise<R | Error> => {
     try {
       return await how();
     } catch (e) {
@@ -300,13 +341,16 @@ async function withVerifiedEntry<T>(
     }
   };
   if (yauzlCanRead && size > bufferedBytes.size) return use(await read(() => streamVerified(zip, item)));
-  return bufferedBytes.run(size, `entry "${item.name}"`, async () =>
-    use(
-      await read(async () =>
-        checkedCrc(item, yauzlCanRead ? await readWhole(fd, zip, item.entry) : await readEntry(file, zip, item)),
-      ),
-    ),
-  );
+  return bufferedBytes.run(size, `entry "${item.name}"`, async () => {
+    if (!yauzlCanRead) return use(await read(async () => checkedCrc(item, await readEntry(file, zip, item))));
+    const whole = await read(() => readWhole(fd, zip, item.entry));
+    if (whole instanceof Error) return use(whole);
+    try {
+      return await use(await read(async () => checkedCrc(item, whole.bytes)));
+    } finally {
+      whole.release();
+    }
+  });
 }
 
 /** Inflates an entry as it streams, checking its CRC-32 and size; returns its first {@link HEAD_BYTES}. */
@@ -393,7 +437,7 @@ async function describeItem(
   zip: ZipFile,
   fd: number,
   item: ZipItem,
-  opts: { dimensions: boolean; verify?: boolean },
+  opts: ListingOptions,
 ): Promise<ContainerEntry> {
   const { dimensions } = opts;
   const size = item.entry.uncompressedSize;
@@ -401,7 +445,10 @@ async function describeItem(
     const entry = await withVerifiedEntry(file, zip, fd, item, async (bytes) => {
       if (!(bytes instanceof Error)) {
         const whole = describeEntry(item.name, size, bytes, dimensions);
-        return isPage(whole) && !(await imageHeaderReadable(bytes)) ? { ...whole, mediaType: null } : whole;
+        const listed = isPage(whole) && !(await imageHeaderReadable(bytes)) ? { ...whole, mediaType: null } : whole;
+        // an entry larger than the buffer budget was checked as it streamed: only its head is here
+        if (bytes.length === size) opts.onVerified?.(listed, bytes);
+        return listed;
       }
       return null;
     });
