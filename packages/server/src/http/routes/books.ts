@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WPPublicationDto } from '@quire/api';
 import type { bookOperations, bookPageOperations, webPubOperations } from '@quire/api/operations';
 import type { BookFileView } from '../../domain/book.js';
+import type { BookView } from '../../db/queries/books.js';
 import { listContext } from '../../db/queries/conditions.js';
 import { badRequest, forbidden, notFound } from '../../domain/errors.js';
 import { accessTo, type RestrictedContent } from '../../domain/restrictions.js';
@@ -80,7 +82,8 @@ export function prefersPdf(accept: string | undefined): boolean {
   return pdf.index < image.index;
 }
 
-function baseUrl(req: FastifyRequest, contextPath: string): string {
+/** The server's address as the client reached it (api.md §1.1: never a configured public URL). */
+export function baseUrl(req: FastifyRequest, contextPath: string): string {
   return `${req.protocol}://${req.host}${contextPath}`;
 }
 
@@ -106,9 +109,75 @@ type BookOperation =
   | OperationIdsOf<typeof bookPageOperations>
   | Exclude<OperationIdsOf<typeof webPubOperations>, 'getBookProgression' | 'updateBookProgression'>;
 
+type ManifestOperation =
+  'getBookWebPubManifest' | 'getBookWebPubManifestEpub' | 'getBookWebPubManifestPdf' | 'getBookWebPubManifestDivina';
+
+/**
+ * Where a set of manifests points its links, and what it adds: the REST API's under `/api/v1` as they are; OPDS 2
+ * serves the same manifests under `/opds/v2` (api.md §7.2) and adds what its clients need (routes/opds2/).
+ */
+export interface ManifestFlavour {
+  /** The endpoints' path below the context path: `/api/v1` or `/opds/v2`. */
+  apiPath: string;
+  finish(manifest: WPPublicationDto, book: BookView, server: string): WPPublicationDto;
+}
+
+const REST_MANIFESTS: ManifestFlavour = { apiPath: '/api/v1', finish: (manifest) => manifest };
+
+/** The four WebPub manifest operations (api.md §4.7) of one flavour. */
+export function webPubManifests(
+  deps: Pick<BookRouteDeps, 'books' | 'contextPath'>,
+  flavour: ManifestFlavour,
+): Handlers<ManifestOperation> {
+  const { books, contextPath } = deps;
+
+  /** The book with metadata for manifests, visible to the caller, analysed. */
+  const manifestBook = async (req: FastifyRequest, bookId: string) => {
+    const book = await books.queries.findById(bookId, req.user!.id);
+    if (!book) throw notFound();
+    checkAccess(req.user!, book.access);
+    if (book.media.status !== 'READY') throw notReady();
+    return book;
+  };
+
+  const manifest = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    bookId: string,
+    wanted: 'any' | 'EPUB' | 'PDF' | 'DIVINA',
+  ) => {
+    const book = await manifestBook(req, bookId);
+    const profile = mediaProfileOf(book.media.mediaType);
+    if (!profile) throw notReady();
+    const server = baseUrl(req, contextPath);
+    const apiBase = `${server}${flavour.apiPath}`;
+    const send = (type: string, m: WPPublicationDto) => reply.type(type).send(flavour.finish(m, book, server));
+    const file = await books.queries.findFile(book.id);
+    if (wanted === 'DIVINA' || (wanted === 'any' && profile === 'DIVINA')) {
+      if (profile === 'EPUB' && !book.media.epubDivinaCompatible) throw badRequest('Book is not DiViNa compatible');
+      const pages = await books.pages.list(file!);
+      return send(MEDIATYPE_DIVINA_JSON, pagesManifest('DIVINA', apiBase, book, pages));
+    }
+    if (wanted !== 'any' && wanted !== profile) throw badRequest(`Book is not a ${wanted}`);
+    if (profile === 'PDF') {
+      return send(MEDIATYPE_WEBPUB_JSON, pagesManifest('PDF', apiBase, book, await books.pages.list(file!)));
+    }
+    const ext = await books.pages.epubExtension(file!);
+    const mediaFiles = await books.media.files(book.id);
+    return send(MEDIATYPE_WEBPUB_JSON, epubManifest(apiBase, book, mediaFiles, ext));
+  };
+
+  return {
+    getBookWebPubManifest: (req, reply) => manifest(req, reply, req.params.bookId, 'any'),
+    getBookWebPubManifestEpub: (req, reply) => manifest(req, reply, req.params.bookId, 'EPUB'),
+    getBookWebPubManifestPdf: (req, reply) => manifest(req, reply, req.params.bookId, 'PDF'),
+    getBookWebPubManifestDivina: (req, reply) => manifest(req, reply, req.params.bookId, 'DIVINA'),
+  };
+}
+
 /** Books (api.md §3.3): details, lists, pages, downloads, manifests, EPUB resources, analysis, duplicates. */
 export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
-  const { books, browse, files, contextPath, analyzer } = deps;
+  const { books, browse, files, analyzer } = deps;
 
   /** The book for page/file endpoints: 404 when unknown, 403 when not visible to the caller. */
   const visibleBook = async (req: FastifyRequest, bookId: string): Promise<BookFileView> => {
@@ -179,40 +248,6 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
       .header('Content-Disposition', contentDisposition('attachment', file.name))
       .header('Content-Length', String(file.size))
       .send(file.stream);
-  };
-
-  /** The book with metadata for manifests, visible to the caller, analysed. */
-  const manifestBook = async (req: FastifyRequest, bookId: string) => {
-    const book = await books.queries.findById(bookId, req.user!.id);
-    if (!book) throw notFound();
-    checkAccess(req.user!, book.access);
-    if (book.media.status !== 'READY') throw notReady();
-    return book;
-  };
-
-  const manifest = async (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    bookId: string,
-    wanted: 'any' | 'EPUB' | 'PDF' | 'DIVINA',
-  ) => {
-    const book = await manifestBook(req, bookId);
-    const profile = mediaProfileOf(book.media.mediaType);
-    if (!profile) throw notReady();
-    const base = baseUrl(req, contextPath);
-    const file = await books.queries.findFile(book.id);
-    if (wanted === 'DIVINA' || (wanted === 'any' && profile === 'DIVINA')) {
-      if (profile === 'EPUB' && !book.media.epubDivinaCompatible) throw badRequest('Book is not DiViNa compatible');
-      const pages = await books.pages.list(file!);
-      return reply.type(MEDIATYPE_DIVINA_JSON).send(pagesManifest('DIVINA', base, book, pages));
-    }
-    if (wanted !== 'any' && wanted !== profile) throw badRequest(`Book is not a ${wanted}`);
-    if (profile === 'PDF') {
-      return reply.type(MEDIATYPE_WEBPUB_JSON).send(pagesManifest('PDF', base, book, await books.pages.list(file!)));
-    }
-    const ext = await books.pages.epubExtension(file!);
-    const mediaFiles = await books.media.files(book.id);
-    return reply.type(MEDIATYPE_WEBPUB_JSON).send(epubManifest(base, book, mediaFiles, ext));
   };
 
   return {
@@ -324,10 +359,7 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
 
     // ---- Readium (api.md §3.3) ----
 
-    getBookWebPubManifest: (req, reply) => manifest(req, reply, req.params.bookId, 'any'),
-    getBookWebPubManifestEpub: (req, reply) => manifest(req, reply, req.params.bookId, 'EPUB'),
-    getBookWebPubManifestPdf: (req, reply) => manifest(req, reply, req.params.bookId, 'PDF'),
-    getBookWebPubManifestDivina: (req, reply) => manifest(req, reply, req.params.bookId, 'DIVINA'),
+    ...webPubManifests(deps, REST_MANIFESTS),
     getBookPositions: async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
       if (await notModified(req, reply, book.id)) return reply;
