@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBodyDto } from '@quire/api';
-import { claim, startServer, type TestServer } from '../support/server.js';
+import { basic, claim, startServer, type TestServer } from '../support/server.js';
 
 describe('QUIRE_CONTEXT_PATH=/quire (api.md §1.1)', () => {
   let s: TestServer;
@@ -31,6 +31,19 @@ describe('QUIRE_CONTEXT_PATH=/quire (api.md §1.1)', () => {
     expect(res.headers.get('cache-control')).toBe('max-age=0, must-revalidate, private');
     await claim(s);
     expect((await fetch(`${origin}/api/v1/claim`)).status).toBe(404);
+  });
+
+  it('builds OPDS 2 links and the authentication challenge under the context path', async () => {
+    const challenge = await fetch(`${origin}/quire/opds/v2/catalog`);
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('link')).toContain(`<${origin}/quire/opds/v2/auth>`);
+    expect(((await challenge.json()) as { id: string }).id).toBe(`${origin}/quire/opds/v2/auth`);
+    // The administrator the first test claimed the server with.
+    const authorization = basic('admin@example.org', 'admin-secret');
+    const catalog = await fetch(`${origin}/quire/opds/v2/catalog`, { headers: { authorization } });
+    expect(catalog.status).toBe(200);
+    const links = ((await catalog.json()) as { links: { rel: string; href: string }[] }).links;
+    expect(links.find((l) => l.rel === 'start')?.href).toBe(`${origin}/quire/opds/v2/catalog`);
   });
 
   it('answers 404 outside the context path, for client routes too', async () => {
