@@ -42,6 +42,7 @@ import { createCollections } from './collections/index.js';
 import { ReferentialQueries } from './db/queries/referential.js';
 import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
+import { KoreaderSync } from './reading/koreader-sync.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { TransientBooks } from './library/transient-books.js';
 import { BookImporter } from './library/book-importer.js';
@@ -193,6 +194,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     events,
     profileOf: mediaProfileOf,
   });
+  const koreader = new KoreaderSync({ progress: repos.readProgress, reading, profileOf: mediaProfileOf });
   // What happened to files on disk: the use cases that change files record it, GET /api/v1/history lists it.
   const history = new History({ history: repos.history, logger });
   const fileDeletion = new FileDeletion({
@@ -324,6 +326,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     thumbnails,
     collections,
     reading,
+    koreader,
     referential: new ReferentialQueries(db),
     visibility: new VisibilityQueries(db),
     metadata,

@@ -353,6 +353,8 @@ export interface ReadProgressRepository {
   delete(bookIds: readonly string[], userId: string): Promise<void>;
   /** A book with its media and access facts; undefined when unknown. */
   book(bookId: string): Promise<ProgressBook | undefined>;
+  /** The live books (not soft-deleted) whose KOReader document hash is this one; none for ''. */
+  booksWithKoreaderHash(hash: string): Promise<ProgressBook[]>;
   /** The file names of a book's entries that are not pages (EPUB resources). */
   fileNames(bookId: string): Promise<string[]>;
   /** Access facts of a series; undefined when unknown. */

@@ -23,6 +23,7 @@ import type { BookAnalyzer } from '../library/book-analyzer.js';
 import type { BookPages } from '../library/book-pages.js';
 import type { BookHasher } from '../library/book-hasher.js';
 import type { ReadProgressService } from '../reading/read-progress.js';
+import type { KoreaderSync } from '../reading/koreader-sync.js';
 import type { ReferentialQueries } from '../db/queries/referential.js';
 import type { VisibilityQueries } from '../db/queries/visibility.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
@@ -85,6 +86,8 @@ export interface AppDeps {
   };
   /** Read progress: pages, series, Readium progression, Tachiyomi helpers. */
   reading: ReadProgressService;
+  /** KOReader's progress sync (kosync). */
+  koreader: KoreaderSync;
   /** Referential values (authors, genres, tags…) filtered for the caller. */
   referential: ReferentialQueries;
   /** Metadata edits (PATCH endpoints); refreshes are tasks. */

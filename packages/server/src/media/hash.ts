@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { xxh3 } from '@node-rs/xxhash';
 
 const HASH_CHUNK = 1024 * 1024;
@@ -68,23 +68,39 @@ export async function hashPage(page: AsyncIterable<Uint8Array>): Promise<string>
 }
 
 /**
- * KOReader's "partial MD5" (engine.md §5.2): 1,024 bytes at offsets 0, 1 KiB, 4 KiB, 16 KiB … 1 GiB (each 4×
- * the last), MD5 of the bytes actually read, lowercase hex. Komga also feeds the stale rest of its buffer
- * after a short read; Quire hashes what KOReader hashes, so a device finds every book, small files included.
+ * KOReader's "partial MD5" (`util.partialMD5`, engine.md §5.2, koreader-client.md): for i = −1 … 10, up to 1,024
+ * bytes at `1024 << 2i`, i.e. offsets 0 (LuaJIT masks the shift of i = −1 to 30, and 1024 << 30 overflows to 0),
+ * 1 KiB, 4 KiB, 16 KiB … 1 GiB; stop at the first offset with nothing to read; MD5 of the bytes read, lowercase hex.
+ * Komga also feeds the stale rest of its buffer after a short read (an offset in the file's last, partial KiB), so
+ * its hash of such a file is one no device computes; Quire hashes only the bytes read, as KOReader does, so a
+ * device finds every book, small files included.
  */
 export async function koreaderHash(path: string): Promise<string> {
   const md5 = createHash('md5');
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(1024);
+    const buffer = Buffer.alloc(KOREADER_SAMPLE);
     for (let i = -1; i <= 10; i++) {
-      const position = i < 0 ? 0 : 1024 * 4 ** i;
-      const { bytesRead } = await handle.read(buffer, 0, 1024, position);
-      if (bytesRead === 0) break;
-      md5.update(buffer.subarray(0, bytesRead));
+      const position = i < 0 ? 0 : KOREADER_SAMPLE * 4 ** i;
+      const length = await readAt(handle, buffer, position);
+      if (length === 0) break;
+      md5.update(buffer.subarray(0, length));
     }
   } finally {
     await handle.close();
   }
   return md5.digest('hex');
+}
+
+const KOREADER_SAMPLE = 1024;
+
+/** Fills `buffer` from `position` as C's fread does (a read may return less than asked before the end). */
+async function readAt(handle: FileHandle, buffer: Buffer, position: number): Promise<number> {
+  let length = 0;
+  while (length < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, position + length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  return length;
 }

@@ -13,6 +13,22 @@ export interface StoredPosition {
   koboSpan?: string | null;
 }
 
+/** What EPUB analysis stored of a book (the media extension) that progress reads. */
+export interface EpubAnalysis {
+  isFixedLayout?: boolean;
+  positions?: StoredPosition[];
+}
+
+/** A book's stored EPUB analysis; empty for other formats or an unreadable one. */
+export function epubAnalysis(book: { extension: string | null }): EpubAnalysis {
+  if (!book.extension) return {};
+  try {
+    return JSON.parse(book.extension) as EpubAnalysis;
+  } catch {
+    return {};
+  }
+}
+
 /** The resource a locator points at: its href without `#fragment`, URL-decoded. */
 export function resourceOf(href: string): string {
   const hash = href.indexOf('#');

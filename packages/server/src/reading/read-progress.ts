@@ -14,14 +14,7 @@ import type { AccessFacts, BookState, NewReadProgress, ProgressBook } from '../d
 import { badRequest, forbidden, invalid, notFound, QuireError } from '../domain/errors.js';
 import { accessTo, type ContentViewer } from '../domain/restrictions.js';
 import type { EventBus } from '../events/bus.js';
-import {
-  matchPosition,
-  parseModified,
-  resourceOf,
-  toProgression,
-  locatorOf,
-  type StoredPosition,
-} from './progression.js';
+import { epubAnalysis, matchPosition, parseModified, resourceOf, toProgression, locatorOf } from './progression.js';
 
 /** The caller: who the progress belongs to, and what the access rules read. */
 export interface Reader extends ContentViewer {
@@ -39,11 +32,6 @@ export interface ReadProgressDeps {
   /** library/book-analyzer's mediaProfileOf, given by the composition root. */
   profileOf: (mediaType: string | null) => ProgressProfile | null;
   now?: () => Date;
-}
-
-interface EpubAnalysis {
-  isFixedLayout?: boolean;
-  positions?: StoredPosition[];
 }
 
 export class ReadProgressService {
@@ -291,15 +279,6 @@ function counts(books: readonly BookState[]) {
 function leadingRead(books: readonly BookState[]): BookState[] {
   const end = books.findIndex((b) => b.completed !== true);
   return end < 0 ? [...books] : books.slice(0, end);
-}
-
-function epubAnalysis(book: ProgressBook): EpubAnalysis {
-  if (!book.extension) return {};
-  try {
-    return JSON.parse(book.extension) as EpubAnalysis;
-  } catch {
-    return {};
-  }
 }
 
 const pageOutOfRange = (page: number | null, pageCount: number) =>

@@ -4,7 +4,8 @@ import { bookKeys, buildFixture, client, seriesKeys, SERIES, type Fixture, type 
 /**
  * Content restrictions everywhere (api.md §2.10, engine.md §15): shared libraries, age rating (allow only under /
  * exclude over) and sharing labels (allow only / exclude) filter every list, count and search; a hidden series or
- * book asked for by id is a 403, an unknown one a 404; a collection or read list with nothing visible is a 404.
+ * book asked for by id is a 403, an unknown one a 404; a collection or read list with nothing visible is a 404; a
+ * book KOReader names by its hash is unknown (404) to a user who may not see it.
  *
  * Series: batman (A, 12), elodie (A, none, kids), titan (B, 16, gore), xmen (A, 18, gore), acrobat (B, 6, kids),
  * zombie (A, none, deleted).
@@ -251,4 +252,76 @@ describe('a user with no visible member', () => {
     ).toBe(404);
     expect((await c.call(f.users.admin, 'GET', '/api/v1/readlists/GOREONLY/books')).status).toBe(200);
   });
+});
+
+describe('KOReader sync (api.md §8.1): a book the user may not see is unknown to his device', () => {
+  // Each user's API key, with the KOREADER_SYNC role granted; each book's KOReader hash is written straight into the
+  // rows (the fixture has no files), Batman 01 and Titan 1 sharing one.
+  const keys = {} as Record<User, string>;
+  const hashOf = (bookKey: string) =>
+    bookKey === 'batman/Batman 01' || bookKey === 'titan/Titan 1' ? 'shared'.padEnd(32, '0') : f.books[bookKey]!;
+  const kosync = (user: User, method: 'GET' | 'PUT', path: string, json?: unknown) =>
+    f.s.fetch(`/koreader${path}`, {
+      method,
+      headers: { 'x-auth-user': keys[user], accept: 'application/vnd.koreader.v1+json' },
+      ...(json === undefined ? {} : { json }),
+    });
+
+  beforeAll(async () => {
+    for (const [bookKey, id] of Object.entries(f.books))
+      await f.db
+        .updateTable('book')
+        .set({ file_hash_koreader: hashOf(bookKey) })
+        .where('id', '=', id)
+        .execute();
+    const users = (await c.call(f.users.admin, 'GET', '/api/v2/users')).body as { id: string; email: string }[];
+    for (const user of USERS) {
+      const email = user === 'admin' ? 'admin@example.org' : `${user.toLowerCase()}@example.org`;
+      const id = users.find((u) => u.email === email)!.id;
+      if (user !== 'admin') {
+        const res = await f.s.fetch(`/api/v2/users/${id}`, {
+          method: 'PATCH',
+          headers: { authorization: f.users.admin },
+          json: { roles: ['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOREADER_SYNC'] },
+        });
+        expect(res.status).toBe(204);
+      }
+      const res = await f.s.fetch('/api/v2/users/me/api-keys', {
+        method: 'POST',
+        headers: { authorization: f.users[user] },
+        json: { comment: 'KOReader' },
+      });
+      keys[user] = ((await res.json()) as { key: string }).key;
+    }
+  });
+
+  it.each(USERS)(
+    '%s: pull and push find only the books he may see; a shared hash is a 409 only when both are',
+    async (user) => {
+      const visible = VISIBLE[user];
+      for (const spec of SERIES) {
+        for (const book of spec.books) {
+          const bookKey = `${spec.key}/${book.name}`;
+          if (hashOf(bookKey) !== f.books[bookKey]) continue;
+          const known = visible.includes(spec.key) && !book.deleted;
+          const pulled = await kosync(user, 'GET', `/syncs/progress/${hashOf(bookKey)}`);
+          expect(pulled.status, bookKey).toBe(known ? 200 : 404);
+          // Rows without files: only the paged ones (ZIP, PDF) are readable enough to take a page.
+          const paged = book.status !== 'UNKNOWN' && !book.mediaType?.includes('epub');
+          if (known && !paged) continue;
+          const pushed = await kosync(user, 'PUT', '/syncs/progress', {
+            document: hashOf(bookKey),
+            progress: '1',
+            percentage: 0.05,
+            device: 'Kobo_io',
+            device_id: '0F1E2D3C4B5A69788796A5B4C3D2E1F0',
+          });
+          expect(pushed.status, bookKey).toBe(known ? 200 : 404);
+        }
+      }
+      const sharing = ['batman', 'titan'].filter((k) => visible.includes(k)).length;
+      const shared = await kosync(user, 'GET', `/syncs/progress/${'shared'.padEnd(32, '0')}`);
+      expect(shared.status).toBe(sharing === 2 ? 409 : sharing === 1 ? 200 : 404);
+    },
+  );
 });

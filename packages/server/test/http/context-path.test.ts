@@ -74,4 +74,18 @@ describe('QUIRE_CONTEXT_PATH=/quire (api.md §1.1)', () => {
     expect(res.status).toBe(404);
     expect(((await res.json()) as ErrorBodyDto).path).toBe('/quire/api/v1/nope');
   });
+
+  it('serves KOReader sync under the context path (its server URL is the base URL followed by /koreader)', async () => {
+    const created = await s.fetch('/api/v2/users/me/api-keys', {
+      method: 'POST',
+      headers: { authorization: basic('admin@example.org', 'admin-secret') },
+      json: { comment: 'KOReader' },
+    });
+    const { key } = (await created.json()) as { key: string };
+    const headers = { 'x-auth-user': key, accept: 'application/vnd.koreader.v1+json' };
+    const res = await fetch(`${origin}/quire/koreader/users/auth`, { headers });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ authorized: 'OK' });
+    expect((await fetch(`${origin}/koreader/users/auth`, { headers })).status).toBe(404);
+  });
 });

@@ -13,7 +13,6 @@ const notBuilt = readme.slice(readme.indexOf('Not built yet'), readme.indexOf('A
 const paths: [readmeMention: string, path: string][] = [
   ['`/opds`', '/opds/v1.2/catalog'],
   ['`/opds`', '/opds/v2/catalog'],
-  ['`/koreader`', '/koreader/syncs/progress/0123456789abcdef'],
   ['`/kobo`', '/kobo/0123456789/v1/initialization'],
 ];
 
@@ -33,9 +32,9 @@ describe('paths the README lists as not built', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
-  it('the README promises no OPDS or KOReader client works today', () => {
+  it('the README promises no OPDS client works today', () => {
     const intro = readme.slice(0, readme.indexOf('## Quick start'));
     expect(intro).not.toMatch(/KOReader and other OPDS readers\) work/);
-    expect(intro).toMatch(/OPDS \(for KOReader and other OPDS readers\), KOReader sync and Kobo sync are not built/);
+    expect(intro).toMatch(/OPDS \(for KOReader and other OPDS readers\) and Kobo sync are not built/);
   });
 });

@@ -29,9 +29,9 @@ describe('the language of a first visit', () => {
 describe('values in right-to-left sentences', () => {
   it('keeps a Latin file name in its own order inside Arabic text, and adds nothing in English', async () => {
     const name = 'Captain Science #001.cbz';
-    expect(i18n.t('importBooks.seriesPicker.inLibrary', { library: name })).toBe(`in ${name}`);
+    expect(i18n.t('common.seriesPicker.inLibrary', { library: name })).toBe(`in ${name}`);
     await switchLocale('ar');
-    const arabic = i18n.t('importBooks.seriesPicker.inLibrary', { library: name });
+    const arabic = i18n.t('common.seriesPicker.inLibrary', { library: name });
     expect(arabic).toContain(`\u2068${name}\u2069`);
     expect(document.documentElement.dir).toBe('rtl');
   });

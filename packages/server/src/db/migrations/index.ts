@@ -16,6 +16,7 @@ import * as m0014 from './0014-metrics.js';
 import * as m0015 from './0015-announcements.js';
 import * as m0016 from './0016-oauth2-requests.js';
 import * as m0017 from './0017-browse-at-scale.js';
+import * as m0018 from './0018-koreader-hash-index.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-announcements': m0015,
   '0016-oauth2-requests': m0016,
   '0017-browse-at-scale': m0017,
+  '0018-koreader-hash-index': m0018,
 };

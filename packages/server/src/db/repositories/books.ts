@@ -180,7 +180,11 @@ export class KyselyBookRepository implements BookRepository {
     }
   }
 
-  /** A changed file (engine.md §2.5): new time, size and hash; its media becomes OUTDATED when `outdated`. */
+  /**
+   * A changed file (engine.md §2.5): new time, size and hash; its media becomes OUTDATED when `outdated`, and its
+   * KOReader hash is blanked then (Komga keeps it), so HashBookKoreader hashes the new bytes: a device that opens
+   * the new file computes the new hash and must find the book.
+   */
   async updateFile(
     change: { id: string; fileSize: number; fileLastModified: number; fileHash: string; outdated: boolean },
     at: Date,
@@ -193,6 +197,7 @@ export class KyselyBookRepository implements BookRepository {
         file_size: change.fileSize,
         file_last_modified: iso(change.fileLastModified),
         file_hash: change.fileHash,
+        ...(change.outdated ? { file_hash_koreader: '' } : {}),
         last_modified_date: now,
       })
       .where('id', '=', change.id)

@@ -120,7 +120,18 @@ export class KyselyReadProgressRepository implements ReadProgressRepository {
 
   /** A book with its media and access facts; undefined when unknown. */
   async book(bookId: string): Promise<ProgressBook | undefined> {
-    const r = await this.db
+    const [book] = await this.progressBooks({ bookId });
+    return book;
+  }
+
+  /** The live books whose KOReader document hash is this one (kosync); the hash is indexed (migration 0018). */
+  async booksWithKoreaderHash(hash: string): Promise<ProgressBook[]> {
+    if (hash === '') return [];
+    return this.progressBooks({ koreaderHash: hash });
+  }
+
+  private async progressBooks(by: { bookId: string } | { koreaderHash: string }): Promise<ProgressBook[]> {
+    let query = this.db
       .selectFrom('book as b')
       .innerJoin('series_metadata as sm', 'sm.series_id', 'b.series_id')
       .leftJoin('media as m', 'm.book_id', 'b.id')
@@ -134,12 +145,14 @@ export class KyselyReadProgressRepository implements ReadProgressRepository {
         'm.page_count',
         'm.epub_divina_compatible',
         'm.extension',
-      ])
-      .where('b.id', '=', bookId)
-      .executeTakeFirst();
-    if (!r) return undefined;
-    const labels = await this.labels([r.series_id]);
-    return {
+      ]);
+    query =
+      'bookId' in by
+        ? query.where('b.id', '=', by.bookId)
+        : query.where('b.file_hash_koreader', '=', by.koreaderHash).where('b.deleted_date', 'is', null);
+    const rows = await query.execute();
+    const labels = await this.labels([...new Set(rows.map((r) => r.series_id))]);
+    return rows.map((r) => ({
       id: r.id,
       seriesId: r.series_id,
       access: { libraryId: r.library_id, ageRating: r.age_rating, sharingLabels: labels.get(r.series_id) ?? [] },
@@ -148,7 +161,7 @@ export class KyselyReadProgressRepository implements ReadProgressRepository {
       pageCount: Number(r.page_count ?? 0),
       epubDivinaCompatible: Boolean(r.epub_divina_compatible),
       extension: r.extension,
-    };
+    }));
   }
 
   /** The file names of a book's entries that are not pages (EPUB resources). */

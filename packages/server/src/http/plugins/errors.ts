@@ -3,6 +3,8 @@ import { QuireError } from '../../domain/errors.js';
 import { setSecurityHeaders } from './security-headers.js';
 
 const REASONS: Record<number, string> = {
+  // Komga's kosync answers "no progress" as an error with status 200 (api.md §8.1).
+  200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

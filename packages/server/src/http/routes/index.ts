@@ -39,6 +39,7 @@ import { mediaManagementHandlers } from './media-management.js';
 import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
 import { opds2Routes } from './opds2/index.js';
+import { koreaderRoutes } from './koreader/index.js';
 
 export interface RouteOptions {
   contextPath: string;
@@ -59,6 +60,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     shutdown: deps.shutdown,
   });
   await app.register(metricRoutes, deps.metrics);
+  await app.register(koreaderRoutes, { authenticator: deps.accounts.authenticator, koreader: deps.koreader });
   const { accounts } = deps;
   await app.register(oauth2Routes, {
     oauth2: accounts.oauth2,

@@ -39,7 +39,7 @@ import {
   type CopyMode,
   type ImportRow,
 } from './rows';
-import { SeriesPickerDialog } from './SeriesPickerDialog';
+import { SeriesPickerDialog } from '../../components/SeriesPickerDialog';
 import { visuallyHidden } from '../../components/visuallyHidden';
 
 /** Analyses run a few at a time: each one reads a whole file on the server. */
@@ -301,6 +301,7 @@ export function ImportBooksPage() {
       {bulkPicker && (
         <SeriesPickerDialog
           open
+          title={t('importBooks.seriesPicker.title')}
           excludeOneshots
           initialSearch=""
           onClose={() => setBulkPicker(false)}

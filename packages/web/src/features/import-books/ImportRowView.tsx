@@ -28,7 +28,7 @@ import { CompareDialog } from './CompareDialog';
 import { DestinationNameDialog } from './DestinationNameDialog';
 import { PageViewerDialog, type ViewedBook } from './PageViewerDialog';
 import type { ImportRow, RowProblem } from './rows';
-import { SeriesPickerDialog } from './SeriesPickerDialog';
+import { SeriesPickerDialog } from '../../components/SeriesPickerDialog';
 
 export interface ImportRowViewProps {
   row: ImportRow;
@@ -204,6 +204,7 @@ export function ImportRowView({ row, series, seriesBooks, upgrade, problem, onCh
       {dialog === 'series' && (
         <SeriesPickerDialog
           open
+          title={t('importBooks.seriesPicker.title')}
           initialSearch={series?.metadata.title ?? ''}
           onClose={close}
           onSelect={(s) => {

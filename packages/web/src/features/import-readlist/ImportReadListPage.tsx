@@ -34,7 +34,8 @@ import { useAllReadLists, useCreateReadList } from '../../api/metadata';
 import { useMatchComicRackList, type ReadListRequestMatchDto } from '../../api/readlists';
 import { readListPath } from '../../components/browse/format';
 import { ConfirmDialog, useErrorText } from '../../components/dialogs';
-import { BookPickerDialog, SeriesPickerDialog } from './Pickers';
+import { SeriesPickerDialog } from '../../components/SeriesPickerDialog';
+import { BookPickerDialog } from './BookPickerDialog';
 import {
   filterOf,
   moveRow,
@@ -340,9 +341,16 @@ function MatchedList({ answer }: { answer: ReadListRequestMatchDto }) {
       {pickingRow && picking?.kind === 'series' && (
         <SeriesPickerDialog
           open
+          title={t('importReadList.pickSeries')}
           initialSearch={pickingRow.request.series.at(-1) ?? ''}
           onClose={() => setPicking(null)}
-          onPick={(series) => void pickSeries(pickingRow, series)}
+          onSelect={(s) =>
+            void pickSeries(pickingRow, {
+              seriesId: s.id,
+              title: s.metadata.title,
+              ...(s.booksMetadata.releaseDate ? { releaseDate: s.booksMetadata.releaseDate } : {}),
+            })
+          }
         />
       )}
       {pickingRow?.series && picking?.kind === 'book' && (

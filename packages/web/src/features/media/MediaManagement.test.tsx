@@ -1,10 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { renderScreen } from '../../test/render';
 import { buildAdmin, buildBook, buildLibrary, buildSeries, buildUser, page } from '../../test/fixtures';
 import { stubFetch } from '../account/fetch-stub';
 
 afterEach(() => vi.unstubAllGlobals());
+
+// The routes load their screens lazily: load them once up front, so the first test's 10 s wait for a row does not
+// include compiling them on a busy machine (CI failed at that first wait once).
+beforeAll(async () => {
+  await Promise.all([
+    import('./MediaManagementPage'),
+    import('./MediaAnalysisTab'),
+    import('./MissingPostersTab'),
+    import('./DuplicateFilesTab'),
+  ]);
+}, 60_000);
 
 const broken = buildBook(
   {
