@@ -52,46 +52,62 @@ export type OperationIdsOf<Group> = keyof Group & OperationId;
  */
 export function registerOperations(app: FastifyInstance, handlers: Handlers<OperationId>): void {
   for (const id of Object.keys(operations) as OperationId[]) {
-    const operation: Operation = operations[id];
-    const entry = handlers[id] as Handler<Operation>;
-    const { handler, options } = typeof entry === 'function' ? { handler: entry, options: {} } : entry;
-    const onRequest = accessHook(app, operation.access);
-    // A multipart body is read part by part by its handler (uploads are streamed, not parsed into an object), so
-    // Fastify cannot validate it; its schema is shown in the document through `openapiBody`.
-    const multipart = operation.consumes?.includes('multipart/form-data') ?? false;
-    app.route({
-      method: operation.method,
-      url: routeUrl(operation),
-      schema: {
-        operationId: operation.operationId,
-        tags: [...operation.tags],
-        ...(operation.summary ? { summary: operation.summary } : {}),
-        ...(operation.description ? { description: operation.description } : {}),
-        ...(operation.deprecated ? { deprecated: true } : {}),
-        ...(operation.params ? { params: operation.params } : {}),
-        ...(operation.query ? { querystring: operation.query } : {}),
-        ...(operation.headers ? { headers: operation.headers } : {}),
-        ...(operation.body && !multipart ? { body: operation.body } : {}),
-        ...(operation.consumes ? { consumes: [...operation.consumes] } : {}),
-        ...(operation.produces ? { produces: [...operation.produces] } : {}),
-        response: operation.responses,
-        ...(operation.access === 'public' || operation.access === 'optional' ? { security: [] } : {}),
-      },
-      ...(onRequest ? { onRequest } : {}),
-      preValidation: [
-        ...(operation.restParam ? [restParamHook(operation.restParam)] : []),
-        ...(operation.optionalBody ? [emptyBodyHook] : []),
-      ],
-      ...options,
-      config: {
-        ...options.config,
-        openapiPath: operation.path,
-        ...(multipart && operation.body ? { openapiBody: operation.body } : {}),
-        ...(operation.optionalBody ? { optionalBody: true } : {}),
-      },
-      handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
-    });
+    registerRoute(app, operations[id], handlers[id] as Handler<Operation>, operations[id].path);
   }
+}
+
+/**
+ * Serves an operation's handler at another path too, as Komga maps some controller methods to both `/api/v1/…` and
+ * `/opds/v2/…` (api.md §7.2): the same schemas, binding and access. Out of the API document, as Komga leaves its
+ * OPDS paths out of its own (an untagged route is hidden).
+ */
+export function registerAlias<Id extends OperationId>(
+  app: FastifyInstance,
+  id: Id,
+  path: string,
+  handler: Handler<Operations[Id]>,
+): void {
+  registerRoute(app, operations[id], handler as Handler<Operation>, path);
+}
+
+function registerRoute(app: FastifyInstance, operation: Operation, entry: Handler<Operation>, path: string): void {
+  const documented = path === operation.path;
+  const { handler, options } = typeof entry === 'function' ? { handler: entry, options: {} } : entry;
+  const onRequest = accessHook(app, operation.access);
+  // A multipart body is read part by part by its handler (uploads are streamed, not parsed into an object), so
+  // Fastify cannot validate it; its schema is shown in the document through `openapiBody`.
+  const multipart = operation.consumes?.includes('multipart/form-data') ?? false;
+  app.route({
+    method: operation.method,
+    url: routeUrl({ path, restParam: operation.restParam }),
+    schema: {
+      ...(documented ? { operationId: operation.operationId, tags: [...operation.tags] } : {}),
+      ...(operation.summary ? { summary: operation.summary } : {}),
+      ...(operation.description ? { description: operation.description } : {}),
+      ...(operation.deprecated ? { deprecated: true } : {}),
+      ...(operation.params ? { params: operation.params } : {}),
+      ...(operation.query ? { querystring: operation.query } : {}),
+      ...(operation.headers ? { headers: operation.headers } : {}),
+      ...(operation.body && !multipart ? { body: operation.body } : {}),
+      ...(operation.consumes ? { consumes: [...operation.consumes] } : {}),
+      ...(operation.produces ? { produces: [...operation.produces] } : {}),
+      response: operation.responses,
+      ...(operation.access === 'public' || operation.access === 'optional' ? { security: [] } : {}),
+    },
+    ...(onRequest ? { onRequest } : {}),
+    preValidation: [
+      ...(operation.restParam ? [restParamHook(operation.restParam)] : []),
+      ...(operation.optionalBody ? [emptyBodyHook] : []),
+    ],
+    ...options,
+    config: {
+      ...options.config,
+      ...(documented ? { openapiPath: operation.path } : {}),
+      ...(multipart && operation.body ? { openapiBody: operation.body } : {}),
+      ...(operation.optionalBody ? { optionalBody: true } : {}),
+    },
+    handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  });
 }
 
 /** `/books/{bookId}` → `/books/:bookId`; the rest parameter becomes Fastify's wildcard. */

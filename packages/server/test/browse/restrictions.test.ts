@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed } from '../opds/feeds.js';
-import { bookKeys, buildFixture, client, seriesKeys, SERIES, type Fixture } from './support.js';
+import { bookKeys, buildFixture, client, seriesKeys, SERIES, type Fixture, type SeriesSpec } from './support.js';
 
 /**
  * Content restrictions everywhere (api.md §2.10, engine.md §15): shared libraries, age rating (allow only under /
@@ -282,6 +282,95 @@ describe.each(USERS)('%s in OPDS 1.2', (user) => {
         }
       }
     }
+  });
+});
+
+interface Opds2Feed {
+  metadata: { numberOfItems?: number };
+  navigation?: { title: string; href: string }[];
+  groups?: { metadata: { title: string }; navigation?: { title: string }[]; publications?: unknown[] }[];
+  publications?: { links: { href: string }[] }[];
+}
+
+describe.each(USERS)('%s through OPDS 2', (user) => {
+  const visible = VISIBLE[user];
+  const auth = () => f.users[user];
+  const hiddenIds = () =>
+    SERIES.filter((sp) => !visible.includes(sp.key)).flatMap((sp) => [
+      f.series[sp.key]!,
+      ...sp.books.map((b) => f.books[`${sp.key}/${b.name}`]!),
+    ]);
+  const keyOfTitle = (title: string) => SERIES.find((sp) => sp.title === title)?.key ?? title;
+  const opds = async (path: string) => {
+    const res = await f.s.fetch(path, { headers: { authorization: auth() } });
+    expect(res.status, path).toBe(200);
+    const text = await res.text();
+    // Nothing of a hidden series anywhere in the document: entries, links, covers, facets.
+    for (const id of hiddenIds()) expect(text, path).not.toContain(id);
+    return JSON.parse(text) as Opds2Feed;
+  };
+  const listed = (s: SeriesSpec) => !s.deleted;
+
+  it('feeds, facets, searches and counts show only visible series', async () => {
+    const browse = await opds('/opds/v2/libraries/browse?size=100');
+    const shown = SERIES.filter((sp) => visible.includes(sp.key) && listed(sp)).map((sp) => sp.key);
+    expect(browse.groups![0]!.navigation!.map((l) => keyOfTitle(l.title)).sort()).toEqual(shown.sort());
+    expect(browse.metadata.numberOfItems).toBe(shown.length);
+    const publishers = new Set(
+      SERIES.filter((sp) => visible.includes(sp.key) && sp.publisher).map((sp) => sp.publisher!),
+    );
+    const facet = browse.groups!.find((g) => g.metadata.title === 'Publisher')?.navigation ?? [];
+    expect(facet.map((l) => l.title).sort()).toEqual([...publishers].sort());
+    const latest = await opds('/opds/v2/libraries/series/latest?size=100');
+    expect(latest.metadata.numberOfItems).toBe(SERIES.filter((sp) => shown.includes(sp.key) && !sp.oneshot).length);
+    for (const path of [
+      '/opds/v2/catalog',
+      '/opds/v2/libraries/books/latest?size=100',
+      '/opds/v2/libraries/keep-reading?size=100',
+      '/opds/v2/libraries/on-deck?size=100',
+      '/opds/v2/libraries/collections',
+      '/opds/v2/libraries/readlists',
+      '/opds/v2/search?query=a',
+      '/opds/v2/search?query=men',
+      `/opds/v2/libraries/${f.libraries.A}/browse?publisher=Marvel`,
+    ]) {
+      await opds(path);
+    }
+    const books = await opds('/opds/v2/libraries/books/latest?size=1');
+    expect(books.metadata.numberOfItems).toBe(
+      SERIES.filter((sp) => visible.includes(sp.key)).flatMap((sp) =>
+        sp.books.filter((b) => !b.deleted && (b.status ?? 'READY') === 'READY'),
+      ).length,
+    );
+  });
+
+  it('collections and read lists list only visible members; series, covers and libraries hidden by id are refused', async () => {
+    const ordered = await opds(`/opds/v2/collections/${f.collections.ordered}`);
+    expect(ordered.navigation!.map((l) => keyOfTitle(l.title))).toEqual(
+      ['xmen', 'titan', 'batman', 'elodie'].filter((k) => visible.includes(k)),
+    );
+    const gore = ['xmen', 'titan'].filter((k) => visible.includes(k));
+    const hidden = await f.s.fetch(`/opds/v2/collections/${f.collections.hidden}`, {
+      headers: { authorization: auth() },
+    });
+    expect(hidden.status).toBe(gore.length ? 200 : 404);
+    const readList = await opds(`/opds/v2/readlists/${f.readLists.ordered}`);
+    const expected = ['xmen/X-Men 2', 'batman/Batman 01', 'titan/Titan 1', 'elodie/Élodie 1'].filter((k) =>
+      visible.includes(k.split('/')[0]!),
+    );
+    expect(readList.publications!.map((p) => p.links[0]!.href.split('/books/')[1]!.split('/')[0])).toEqual(
+      expected.map((k) => f.books[k]),
+    );
+    for (const spec of SERIES) {
+      const status = visible.includes(spec.key) ? 200 : 403;
+      const series = await f.s.fetch(`/opds/v2/series/${f.series[spec.key]}`, { headers: { authorization: auth() } });
+      expect(series.status, spec.key).toBe(status);
+      const book = f.books[`${spec.key}/${spec.books[0]!.name}`]!;
+      const cover = await f.s.fetch(`/opds/v2/books/${book}/thumbnail`, { headers: { authorization: auth() } });
+      if (status === 403) expect(cover.status, spec.key).toBe(403);
+    }
+    const libraryB = await f.s.fetch(`/opds/v2/libraries/${f.libraries.B}`, { headers: { authorization: auth() } });
+    expect(libraryB.status).toBe(user === 'libA' ? 403 : 200);
   });
 });
 

@@ -41,8 +41,22 @@ describe('QUIRE_CONTEXT_PATH=/quire (api.md §1.1)', () => {
     expect(res.status).toBe(200);
     const hrefs = [...(await res.text()).matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
     expect(hrefs.length).toBeGreaterThan(5);
-    for (const href of hrefs) expect(href).toMatch(new RegExp(`^${origin}/quire/opds/v1\\.2/`));
+    // Every link under the context path; the alternate one is the OPDS 2 catalog.
+    for (const href of hrefs) expect(href).toMatch(new RegExp(`^${origin}/quire/opds/(v1\\.2|v2)/`));
     expect((await fetch(`${origin}/opds/v1.2/catalog`, { headers: { authorization } })).status).toBe(404);
+  });
+
+  it('builds OPDS 2 links and the authentication challenge under the context path', async () => {
+    const challenge = await fetch(`${origin}/quire/opds/v2/catalog`);
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('link')).toContain(`<${origin}/quire/opds/v2/auth>`);
+    expect(((await challenge.json()) as { id: string }).id).toBe(`${origin}/quire/opds/v2/auth`);
+    // The administrator the first test claimed the server with.
+    const authorization = basic('admin@example.org', 'admin-secret');
+    const catalog = await fetch(`${origin}/quire/opds/v2/catalog`, { headers: { authorization } });
+    expect(catalog.status).toBe(200);
+    const links = ((await catalog.json()) as { links: { rel: string; href: string }[] }).links;
+    expect(links.find((l) => l.rel === 'start')?.href).toBe(`${origin}/quire/opds/v2/catalog`);
   });
 
   it('answers 404 outside the context path, for client routes too', async () => {

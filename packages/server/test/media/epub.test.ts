@@ -444,7 +444,7 @@ describe('WebPub manifest', () => {
     async (file) => {
       const a = await analyzeEpub(epub(file));
       const manifest = buildEpubWebPubManifest(
-        baseUrl,
+        `${baseUrl}/api/v1`,
         { ...bookInput('B1'), epubDivinaCompatible: a.divinaCompatible },
         {
           files: a.resources,
@@ -478,7 +478,7 @@ describe('WebPub manifest', () => {
 
   it('rebases TOC hrefs on the resource URL, keeping fragments and encoding paths', async () => {
     const a = await analyzeEpub(epub('kusamakura-japanese-vertical-writing.epub'));
-    const m = buildEpubWebPubManifest(baseUrl, bookInput('B2'), {
+    const m = buildEpubWebPubManifest(`${baseUrl}/api/v1`, bookInput('B2'), {
       files: a.resources,
       toc: a.toc,
       landmarks: a.landmarks,
@@ -494,7 +494,7 @@ describe('WebPub manifest', () => {
     const g = await analyzeEpub(
       epub('The Golden Harpoon; Or, Lost Among the Floes A Story of the Whaling Grounds.epub'),
     );
-    const mg = buildEpubWebPubManifest(baseUrl, bookInput('B3'), {
+    const mg = buildEpubWebPubManifest(`${baseUrl}/api/v1`, bookInput('B3'), {
       files: g.resources,
       toc: g.toc,
       landmarks: g.landmarks,

@@ -140,7 +140,7 @@ export const pageFileName = (bookName: string, n: number, mediaType: string) =>
   `${bookName}-${n}${EXTENSIONS[mediaType] ? `.${EXTENSIONS[mediaType]}` : ''}`;
 
 /** Media type of the acquisition link (api.md §4.7). */
-function exportMediaType(mediaType: string | null): string {
+export function exportMediaType(mediaType: string | null): string {
   if (mediaType === MediaTypes.zip) return 'application/vnd.comicbook+zip';
   if (mediaType?.startsWith('application/x-rar-compressed')) return 'application/vnd.comicbook-rar';
   return mediaType ?? 'application/octet-stream';
@@ -175,13 +175,75 @@ function webPubInput(b: BookView): WebPubBookInput {
   };
 }
 
+/** Where a book's endpoints live under `apiBase` (`…/api/v1` or `…/opds/v2`). */
+const bookUrl = (apiBase: string, bookId: string) =>
+  `${apiBase.replace(/\/+$/, '')}/books/${encodeURIComponent(bookId)}`;
+
+/** What `GET …/manifest` answers for this book: DiViNa for archives, WebPub for EPUB and PDF. */
+function manifestMediaType(b: BookView): string {
+  return mediaProfileOf(b.media.mediaType) === 'DIVINA' ? MEDIATYPE_DIVINA_JSON : MEDIATYPE_WEBPUB_JSON;
+}
+
+/**
+ * The links a publication starts with (api.md §4.7): its manifest (typed as `/manifest` serves it), its DiViNa
+ * manifest when a PDF or an image-only EPUB has one, and its file with the export media type.
+ */
+export function publicationLinks(apiBase: string, b: BookView): WPLinkDto[] {
+  const bookBase = bookUrl(apiBase, b.id);
+  const profile = mediaProfileOf(b.media.mediaType);
+  const links = [link({ rel: 'self', href: `${bookBase}/manifest`, type: manifestMediaType(b) })];
+  if (profile === 'PDF' || (profile === 'EPUB' && b.media.epubDivinaCompatible)) {
+    links.push(link({ href: `${bookBase}/manifest/divina`, type: MEDIATYPE_DIVINA_JSON }));
+  }
+  links.push(
+    link({
+      rel: 'http://opds-spec.org/acquisition',
+      href: `${bookBase}/file`,
+      type: exportMediaType(b.media.mediaType),
+    }),
+  );
+  return links;
+}
+
+/** The metadata of a book's manifest, for its profile (api.md §4.7). */
+function publicationMetadata(apiBase: string, b: BookView): WPPublicationDto['metadata'] {
+  const { metadata } = buildEpubWebPubManifest(apiBase, webPubInput(b), {
+    files: [],
+    toc: [],
+    landmarks: [],
+    pageList: [],
+    isFixedLayout: null,
+  });
+  const profile = mediaProfileOf(b.media.mediaType);
+  if (profile === 'EPUB') return metadata;
+  return { ...metadata, conformsTo: profile === 'PDF' ? PROFILE_PDF : PROFILE_DIVINA };
+}
+
+/**
+ * A book as a publication of a feed: the manifest's metadata and links, without reading order or resources
+ * (a client opens the manifest for those). The lists stay, empty, as in every WPPublicationDto.
+ */
+export function feedPublication(apiBase: string, b: BookView): WPPublicationDto {
+  return {
+    context: WEBPUB_CONTEXT,
+    metadata: publicationMetadata(apiBase, b),
+    links: publicationLinks(apiBase, b),
+    images: [],
+    readingOrder: [],
+    resources: [],
+    toc: [],
+    landmarks: [],
+    pageList: [],
+  };
+}
+
 export function epubManifest(
-  baseUrl: string,
+  apiBase: string,
   b: BookView,
   files: readonly StoredFile[],
   ext: EpubExtension | null,
 ): WPPublicationDto {
-  return buildEpubWebPubManifest(baseUrl, webPubInput(b), {
+  return buildEpubWebPubManifest(apiBase, webPubInput(b), {
     files: files.map((f) => ({
       fileName: f.fileName,
       mediaType: f.mediaType,
@@ -197,28 +259,11 @@ export function epubManifest(
 /** DiViNa and PDF manifests (engine.md §4.7): one reading-order link per page. */
 export function pagesManifest(
   profile: 'DIVINA' | 'PDF',
-  baseUrl: string,
+  apiBase: string,
   b: BookView,
   pages: readonly ListedPage[],
 ): WPPublicationDto {
-  const bookBase = `${baseUrl.replace(/\/+$/, '')}/api/v1/books/${encodeURIComponent(b.id)}`;
-  const epubLike = buildEpubWebPubManifest(baseUrl, webPubInput(b), {
-    files: [],
-    toc: [],
-    landmarks: [],
-    pageList: [],
-    isFixedLayout: null,
-  });
-  const selfType = profile === 'DIVINA' ? MEDIATYPE_DIVINA_JSON : MEDIATYPE_WEBPUB_JSON;
-  const links = [link({ rel: 'self', href: `${bookBase}/manifest`, type: selfType })];
-  if (profile === 'PDF') links.push(link({ href: `${bookBase}/manifest/divina`, type: MEDIATYPE_DIVINA_JSON }));
-  links.push(
-    link({
-      rel: 'http://opds-spec.org/acquisition',
-      href: `${bookBase}/file`,
-      type: exportMediaType(b.media.mediaType),
-    }),
-  );
+  const bookBase = bookUrl(apiBase, b.id);
   const readingOrder = pages.map((p) => {
     if (profile === 'PDF') return link({ href: `${bookBase}/pages/${p.number}/raw`, type: 'application/pdf' });
     const href = `${bookBase}/pages/${p.number}?contentNegotiation=false`;
@@ -231,11 +276,11 @@ export function pagesManifest(
       alternate: common ? undefined : [link({ href: `${href}&convert=jpeg`, type: 'image/jpeg' })],
     });
   });
-  const { rendition: _rendition, ...metadata } = epubLike.metadata;
+  const { rendition: _rendition, ...metadata } = publicationMetadata(apiBase, b);
   return {
     context: WEBPUB_CONTEXT,
     metadata: { ...metadata, rendition: {}, conformsTo: profile === 'DIVINA' ? PROFILE_DIVINA : PROFILE_PDF },
-    links,
+    links: publicationLinks(apiBase, b),
     images: [],
     readingOrder,
     resources: [link({ href: `${bookBase}/thumbnail`, type: THUMBNAIL_MEDIA_TYPE })],

@@ -9,6 +9,12 @@ import type { ClientInfo } from '../../accounts/authentication-activity.js';
 import type { AppDeps } from '../deps.js';
 import { springBoolean } from './binding.js';
 import { sendError } from './errors.js';
+import {
+  authDocument,
+  authDocumentLinkHeader,
+  MEDIATYPE_OPDS_AUTHENTICATION_JSON,
+  OPDS2_PATH,
+} from '../mappers/opds2.js';
 
 export const SESSION_COOKIE = 'KOMGA-SESSION';
 export const REMEMBER_ME_COOKIE = 'komga-remember-me';
@@ -49,7 +55,7 @@ export const authPlugin = fp<AppDeps>(
         reply.header('Retry-After', String(err.retryAfterSeconds));
         return sendError(reply, req, 429, err.message);
       }
-      if (err instanceof QuireError && err.status === 401) return unauthorized(req, reply);
+      if (err instanceof QuireError && err.status === 401) return unauthorized(req, reply, contextPath);
       throw err;
     };
 
@@ -92,7 +98,7 @@ export const authPlugin = fp<AppDeps>(
       }
 
       if (basic) {
-        if (basic === 'invalid') return unauthorized(req, reply);
+        if (basic === 'invalid') return unauthorized(req, reply, contextPath);
         if (refusedAsCrossSite(req, reply)) return;
         try {
           // Read here, before the query is validated, as Spring's remember-me service reads it before the controller
@@ -135,7 +141,7 @@ export const authPlugin = fp<AppDeps>(
       if (optional) return;
       // With an OAuth2 provider, a browser that opens a protected address goes to the login page (api.md §2.3).
       if (oauth2Enabled && isBrowserNavigation(req)) return reply.redirect(`${contextPath}/login`, 302);
-      return unauthorized(req, reply);
+      return unauthorized(req, reply, contextPath);
     };
 
     const requireRole = (role: Role): onRequestHookHandler =>
@@ -216,10 +222,23 @@ function isBrowserNavigation(req: FastifyRequest): boolean {
   return req.headers['x-requested-with'] === undefined && BROWSER_TYPES.test(headerValue(req.headers.accept));
 }
 
-function unauthorized(req: FastifyRequest, reply: FastifyReply) {
+function unauthorized(req: FastifyRequest, reply: FastifyReply, contextPath: string) {
+  // OPDS 2 clients learn how to log in from the authentication document, sent in place of the error (api.md §2.3).
+  if (isOpds2(req)) {
+    const server = `${req.protocol}://${req.host}${contextPath}`;
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', 'Basic realm="Realm"')
+      .header('Link', authDocumentLinkHeader(server))
+      .type(MEDIATYPE_OPDS_AUTHENTICATION_JSON)
+      .send(authDocument(server));
+  }
   if (req.headers['x-requested-with'] === undefined) reply.header('WWW-Authenticate', 'Basic realm="Realm"');
   return sendError(reply, req, 401, 'Unauthorized');
 }
+
+/** A request under `/opds/v2/` (the context path is already stripped: app.ts). */
+const isOpds2 = (req: FastifyRequest) => req.url === OPDS2_PATH || req.url.startsWith(`${OPDS2_PATH}/`);
 
 export function headerValue(v: string | string[] | undefined): string {
   return (Array.isArray(v) ? v[0] : v) ?? '';

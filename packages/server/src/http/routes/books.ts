@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WPPublicationDto } from '@quire/api';
 import type { bookOperations, bookPageOperations, webPubOperations } from '@quire/api/operations';
+import type { BookView } from '../../db/queries/books.js';
 import { listContext } from '../../db/queries/conditions.js';
 import { badRequest, notFound } from '../../domain/errors.js';
 import { isAdmin } from '../../domain/user.js';
@@ -36,22 +38,27 @@ type BookOperation =
   | OperationIdsOf<typeof bookPageOperations>
   | Exclude<OperationIdsOf<typeof webPubOperations>, 'getBookProgression' | 'updateBookProgression'>;
 
-/** Books (api.md §3.3): details, lists, pages, downloads, manifests, EPUB resources, analysis, duplicates. */
-export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
-  const { books, browse, files, contextPath, analyzer } = deps;
+type ManifestOperation =
+  'getBookWebPubManifest' | 'getBookWebPubManifestEpub' | 'getBookWebPubManifestPdf' | 'getBookWebPubManifestDivina';
 
-  const { visibleBook, notModified, cached, sendFile, sendPage } = bookContent({ books, files });
+/**
+ * Where a set of manifests points its links, and what it adds: the REST API's under `/api/v1` as they are; OPDS 2
+ * serves the same manifests under `/opds/v2` (api.md §7.2) and adds what its clients need (routes/opds2/).
+ */
+export interface ManifestFlavour {
+  /** The endpoints' path below the context path: `/api/v1` or `/opds/v2`. */
+  apiPath: string;
+  finish(manifest: WPPublicationDto, book: BookView, server: string): WPPublicationDto;
+}
 
-  /** The neighbour of a visible book in its series (api.md §3.3): 404 at the ends. */
-  const sibling = async (req: FastifyRequest, bookId: string, next: boolean) => {
-    const book = await books.queries.findFile(bookId);
-    if (!book) throw notFound();
-    checkAccess(req.user!, book.access);
-    const id = await browse.books.siblingInSeries(bookId, next);
-    const view = id ? await books.queries.findById(id, req.user!.id) : undefined;
-    if (!view) throw notFound();
-    return toBookDto(view, isAdmin(req.user!));
-  };
+const REST_MANIFESTS: ManifestFlavour = { apiPath: '/api/v1', finish: (manifest) => manifest };
+
+/** The four WebPub manifest operations (api.md §4.7) of one flavour. */
+export function webPubManifests(
+  deps: Pick<BookRouteDeps, 'books' | 'contextPath'>,
+  flavour: ManifestFlavour,
+): Handlers<ManifestOperation> {
+  const { books, contextPath } = deps;
 
   /** The book with metadata for manifests, visible to the caller, analysed. */
   const manifestBook = async (req: FastifyRequest, bookId: string) => {
@@ -71,20 +78,47 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
     const book = await manifestBook(req, bookId);
     const profile = mediaProfileOf(book.media.mediaType);
     if (!profile) throw notReady();
-    const base = baseUrl(req, contextPath);
+    const server = baseUrl(req, contextPath);
+    const apiBase = `${server}${flavour.apiPath}`;
+    const send = (type: string, m: WPPublicationDto) => reply.type(type).send(flavour.finish(m, book, server));
     const file = await books.queries.findFile(book.id);
     if (wanted === 'DIVINA' || (wanted === 'any' && profile === 'DIVINA')) {
       if (profile === 'EPUB' && !book.media.epubDivinaCompatible) throw badRequest('Book is not DiViNa compatible');
       const pages = await books.pages.list(file!);
-      return reply.type(MEDIATYPE_DIVINA_JSON).send(pagesManifest('DIVINA', base, book, pages));
+      return send(MEDIATYPE_DIVINA_JSON, pagesManifest('DIVINA', apiBase, book, pages));
     }
     if (wanted !== 'any' && wanted !== profile) throw badRequest(`Book is not a ${wanted}`);
     if (profile === 'PDF') {
-      return reply.type(MEDIATYPE_WEBPUB_JSON).send(pagesManifest('PDF', base, book, await books.pages.list(file!)));
+      return send(MEDIATYPE_WEBPUB_JSON, pagesManifest('PDF', apiBase, book, await books.pages.list(file!)));
     }
     const ext = await books.pages.epubExtension(file!);
     const mediaFiles = await books.media.files(book.id);
-    return reply.type(MEDIATYPE_WEBPUB_JSON).send(epubManifest(base, book, mediaFiles, ext));
+    return send(MEDIATYPE_WEBPUB_JSON, epubManifest(apiBase, book, mediaFiles, ext));
+  };
+
+  return {
+    getBookWebPubManifest: (req, reply) => manifest(req, reply, req.params.bookId, 'any'),
+    getBookWebPubManifestEpub: (req, reply) => manifest(req, reply, req.params.bookId, 'EPUB'),
+    getBookWebPubManifestPdf: (req, reply) => manifest(req, reply, req.params.bookId, 'PDF'),
+    getBookWebPubManifestDivina: (req, reply) => manifest(req, reply, req.params.bookId, 'DIVINA'),
+  };
+}
+
+/** Books (api.md §3.3): details, lists, pages, downloads, manifests, EPUB resources, analysis, duplicates. */
+export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
+  const { books, browse, files, analyzer } = deps;
+
+  const { visibleBook, notModified, cached, sendFile, sendPage } = bookContent({ books, files });
+
+  /** The neighbour of a visible book in its series (api.md §3.3): 404 at the ends. */
+  const sibling = async (req: FastifyRequest, bookId: string, next: boolean) => {
+    const book = await books.queries.findFile(bookId);
+    if (!book) throw notFound();
+    checkAccess(req.user!, book.access);
+    const id = await browse.books.siblingInSeries(bookId, next);
+    const view = id ? await books.queries.findById(id, req.user!.id) : undefined;
+    if (!view) throw notFound();
+    return toBookDto(view, isAdmin(req.user!));
   };
 
   return {
@@ -187,10 +221,7 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
 
     // ---- Readium (api.md §3.3) ----
 
-    getBookWebPubManifest: (req, reply) => manifest(req, reply, req.params.bookId, 'any'),
-    getBookWebPubManifestEpub: (req, reply) => manifest(req, reply, req.params.bookId, 'EPUB'),
-    getBookWebPubManifestPdf: (req, reply) => manifest(req, reply, req.params.bookId, 'PDF'),
-    getBookWebPubManifestDivina: (req, reply) => manifest(req, reply, req.params.bookId, 'DIVINA'),
+    ...webPubManifests(deps, REST_MANIFESTS),
     getBookPositions: async (req, reply) => {
       const book = await visibleBook(req, req.params.bookId);
       if (await notModified(req, reply, book.id)) return reply;

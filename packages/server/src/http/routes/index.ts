@@ -38,6 +38,7 @@ import { historyHandlers } from './history.js';
 import { mediaManagementHandlers } from './media-management.js';
 import { importHandlers } from './import.js';
 import { webRoutes } from './web.js';
+import { opds2Routes } from './opds2/index.js';
 import { koreaderRoutes } from './koreader/index.js';
 import { koboRoutes, maskKoboKey } from './kobo/index.js';
 import { syncPointHandlers } from './sync-points.js';
@@ -102,6 +103,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
       if (body === '' && req.routeOptions.config.optionalBody) return done(null, undefined);
       json(req, body, done);
     });
+    await scope.register(opds2Routes, { deps, contextPath: opts.contextPath });
     registerOperations(scope, {
       getApiDocs: async () => app.swagger() as unknown as Record<string, unknown>,
       ...libraryHandlers({ libraries: deps.libraries.repository, lifecycle: deps.libraries.lifecycle }),

@@ -157,15 +157,15 @@ function readingProgression(d: WebPubBookInput['readingDirection']): WPMetadata[
 
 /**
  * Builds the Readium WebPub manifest of an EPUB book (engine.md §4.7, api.md §4.7), shaped as
- * komga-openapi.json `WPPublicationDto`. `baseUrl` is the server root including any context path
- * (e.g. `https://host/komga`), without trailing slash; links point to `<baseUrl>/api/v1/books/{id}/…`.
+ * komga-openapi.json `WPPublicationDto`. `apiBase` is where the book's endpoints live, context path included and
+ * without trailing slash: `https://host/komga/api/v1` for the REST API, `…/opds/v2` for OPDS 2 clients (which
+ * Komga serves the same endpoints under); links point to `<apiBase>/books/{id}/…`.
  *
  * Optional scalar fields are omitted when empty; array fields and `properties` that the OpenAPI schema
  * marks required are always present (possibly empty).
  */
-export function buildEpubWebPubManifest(baseUrl: string, book: WebPubBookInput, media: WebPubEpubMedia): WPPublication {
-  const api = `${baseUrl.replace(/\/+$/, '')}/api/v1`;
-  const bookBase = `${api}/books/${encodeURIComponent(book.id)}`;
+export function buildEpubWebPubManifest(apiBase: string, book: WebPubBookInput, media: WebPubEpubMedia): WPPublication {
+  const bookBase = `${apiBase.replace(/\/+$/, '')}/books/${encodeURIComponent(book.id)}`;
   const resourceBase = `${bookBase}/resource/`;
   const authors = book.authors ?? [];
   const byRole = (...roles: string[]) => authors.filter((a) => roles.includes(a.role)).map((a) => a.name);

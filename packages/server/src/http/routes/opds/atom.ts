@@ -15,11 +15,14 @@ export const OPENSEARCH_NS = 'http://a9.com/-/spec/opensearch/1.1/';
 export const NAVIGATION_TYPE = 'application/atom+xml;profile=opds-catalog;kind=navigation';
 export const ACQUISITION_TYPE = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
 export const OPENSEARCH_TYPE = 'application/opensearchdescription+xml';
+/** The OPDS 2 catalog's type, which the catalog's `alternate` link declares. */
+export const OPDS2_TYPE = 'application/opds+json';
 
 export const REL = {
   self: 'self',
   start: 'start',
   search: 'search',
+  alternate: 'alternate',
   previous: 'previous',
   next: 'next',
   subsection: 'subsection',

@@ -20,6 +20,7 @@ import {
   FEED_TYPES,
   NAVIGATION_TYPE,
   negotiate,
+  OPDS2_TYPE,
   OPENSEARCH_TYPE,
   OPENSEARCH_TYPES,
   openSearchDescription,
@@ -242,7 +243,12 @@ export const opdsV1Routes: FastifyPluginAsync<OpdsV1Deps> = async (app, deps) =>
           id: 'root',
           title: 'Quire OPDS catalog',
           updated,
-          links: [...feedLinks(req, 'catalog'), { rel: REL.search, type: OPENSEARCH_TYPE, href: urlOf(req, 'search') }],
+          links: [
+            ...feedLinks(req, 'catalog'),
+            { rel: REL.search, type: OPENSEARCH_TYPE, href: urlOf(req, 'search') },
+            // The same catalog in OPDS 2 (api.md §7.1), for apps that read both.
+            { rel: REL.alternate, type: OPDS2_TYPE, href: `${baseUrl(req, deps.contextPath)}/opds/v2/catalog` },
+          ],
         },
         {
           navigation: [
