@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -16,7 +16,7 @@ import FolderIcon from '@mui/icons-material/Folder';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import DriveFolderUploadIcon from '@mui/icons-material/DriveFolderUpload';
 import { useTranslation } from 'react-i18next';
-import { useDirectoryListing } from '../../api/libraries';
+import { useDirectoryListing, type PathDto } from '../../api/libraries';
 import { errorText } from '../../i18n/errorMessage';
 import { useFullScreenDialog } from '../../components/dialogs';
 
@@ -111,35 +111,22 @@ export function FolderBrowserDialog({
                   </ListItem>
                 ))
               : data?.directories.map((dir) => (
-                  <ListItem key={dir.path} disablePadding>
-                    <ListItemButton onClick={() => openFolder(dir.path)}>
-                      <ListItemIcon>
-                        <FolderIcon color="primary" />
-                      </ListItemIcon>
-                      <ListItemText
-                        primary={dir.name}
-                        slotProps={{ primary: { dir: 'auto', sx: { wordBreak: 'break-all' } } }}
-                      />
-                    </ListItemButton>
-                  </ListItem>
+                  <Entry
+                    key={dir.path}
+                    entry={dir}
+                    icon={<FolderIcon color="primary" />}
+                    onClick={() => openFolder(dir.path)}
+                  />
                 ))}
             {!listing.isPending &&
               data?.files.map((f) => (
-                <ListItem key={f.path} disablePadding>
-                  <ListItemButton
-                    selected={f.path === file}
-                    aria-current={f.path === file || undefined}
-                    onClick={() => setFile(f.path)}
-                  >
-                    <ListItemIcon>
-                      <InsertDriveFileOutlinedIcon />
-                    </ListItemIcon>
-                    <ListItemText
-                      primary={f.name}
-                      slotProps={{ primary: { dir: 'auto', sx: { wordBreak: 'break-all' } } }}
-                    />
-                  </ListItemButton>
-                </ListItem>
+                <Entry
+                  key={f.path}
+                  entry={f}
+                  icon={<InsertDriveFileOutlinedIcon />}
+                  selected={f.path === file}
+                  onClick={() => setFile(f.path)}
+                />
               ))}
             {data && data.directories.length === 0 && data.files.length === 0 && (
               <ListItem>
@@ -158,5 +145,27 @@ export function FolderBrowserDialog({
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** A folder or a file of the listing; a chosen file is marked as the current one. */
+function Entry({
+  entry,
+  icon,
+  selected = false,
+  onClick,
+}: {
+  entry: PathDto;
+  icon: ReactNode;
+  selected?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <ListItem disablePadding>
+      <ListItemButton selected={selected} aria-current={selected || undefined} onClick={onClick}>
+        <ListItemIcon>{icon}</ListItemIcon>
+        <ListItemText primary={entry.name} slotProps={{ primary: { dir: 'auto', sx: { wordBreak: 'break-all' } } }} />
+      </ListItemButton>
+    </ListItem>
   );
 }
