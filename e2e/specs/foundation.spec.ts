@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage } from '../support/browser.js';
@@ -31,7 +33,7 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
     expect(claim).toEqual({ isClaimed: true });
   });
 
-  it('offers an admin every administration screen, and no settings of what is not built', async () => {
+  it('offers an admin every administration screen, Kobo sync settings included', async () => {
     // A second tab of the same session, so that the next tests find the first one where they expect it.
     const tab = await page.context().newPage();
     try {
@@ -54,10 +56,33 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
         ]),
       );
 
-      // Settings of Kobo sync, which does not exist yet, are not offered.
+      // The Kobo sync settings: kepubify is picked with the server's file browser (any file will do here), and
+      // saving sends them to the real server.
       await tab.goto(`${server.url}/settings/server`);
-      await tab.getByRole('button', { name: 'Save changes' }).waitFor();
-      expect(await tab.getByText(/Kobo|kepubify/i).count()).toBe(0);
+      const kobo = tab.getByRole('group', { name: 'Kobo sync' });
+      await kobo.getByRole('spinbutton', { name: 'Kobo Sync external port' }).fill('443');
+      const file = join(realpathSync(server.dataDir), 'database.sqlite');
+      await kobo.getByRole('textbox', { name: 'Path to kepubify' }).fill(file);
+      await kobo.getByRole('button', { name: 'Browse' }).click();
+      const files = tab.getByRole('dialog', { name: 'Path to kepubify' });
+      const current = files.getByRole('button', { name: 'database.sqlite', exact: true });
+      await expect.poll(() => current.getAttribute('aria-current')).toBe('true');
+      await files.getByRole('button', { name: 'Choose' }).click();
+      await tab.getByRole('button', { name: 'Save changes' }).click();
+      await tab.getByText('Settings saved').waitFor();
+      const admin = { Authorization: basic('admin@example.org', 'admin-secret') };
+      const saved = (await fetch(`${server.url}/api/v1/settings`, { headers: admin }).then((r) => r.json())) as {
+        koboPort: number | null;
+        kepubifyPath: { databaseSource: string | null };
+      };
+      expect(saved.koboPort).toBe(443);
+      expect(saved.kepubifyPath.databaseSource).toBe(file);
+      // Not a kepubify: cleared, so that nothing else of this spec meets it.
+      await fetch(`${server.url}/api/v1/settings`, {
+        method: 'PATCH',
+        headers: { ...admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ koboPort: null, kepubifyPath: null }),
+      });
     } finally {
       await tab.close();
     }

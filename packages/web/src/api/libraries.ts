@@ -30,7 +30,7 @@ export const libraryKeys = {
 
 export const filesystemKeys = {
   all: ['filesystem'] as const,
-  listing: (path: string) => [...filesystemKeys.all, path] as const,
+  listing: (path: string, showFiles: boolean) => [...filesystemKeys.all, path, showFiles] as const,
 };
 
 export const libraryQueries = {
@@ -56,19 +56,19 @@ export const libraryQueries = {
       queryKey: libraryKeys.detail(id),
       queryFn: () => client.get('/api/v1/libraries/{libraryId}', { params: { libraryId: id } }),
     }),
-  /** One folder of the server (ADMIN). `''` lists the file-system roots. */
-  directory: (path: string) =>
+  /** One folder of the server (ADMIN), with its files when asked. `''` lists the file-system roots. */
+  directory: (path: string, showFiles = false) =>
     queryOptions({
-      queryKey: filesystemKeys.listing(path),
-      queryFn: () => client.post('/api/v1/filesystem', { body: { path, showFiles: false } }),
+      queryKey: filesystemKeys.listing(path, showFiles),
+      queryFn: () => client.post('/api/v1/filesystem', { body: { path, showFiles } }),
       staleTime: 10_000,
     }),
 };
 
 export const useLibraries = () => useQuery(libraryQueries.list());
 export const useLibrary = (id: string) => useQuery(libraryQueries.detail(id));
-export const useDirectoryListing = (path: string, enabled = true) =>
-  useQuery({ ...libraryQueries.directory(path), enabled });
+export const useDirectoryListing = (path: string, { enabled = true, showFiles = false } = {}) =>
+  useQuery({ ...libraryQueries.directory(path, showFiles), enabled });
 
 function useInvalidateLibraries() {
   const qc = useQueryClient();

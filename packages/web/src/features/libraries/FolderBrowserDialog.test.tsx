@@ -11,7 +11,17 @@ const dir = (path: string): PathDto => ({
   name: path.split('/').filter(Boolean).at(-1) ?? '/',
   path,
 });
+const file = (path: string): PathDto => ({ type: 'file', name: path.split('/').at(-1)!, path });
+/** What the server answers with showFiles (it lists the folder of a file path). */
+const opt: DirectoryListingDto = {
+  parent: '/',
+  directories: [dir('/opt/tools')],
+  files: [file('/opt/kepubify'), file('/opt/readme.txt')],
+};
 const tree: Record<string, DirectoryListingDto> = {
+  '/opt': opt,
+  '/opt/kepubify': opt,
+  '/opt/tools': { parent: '/opt', directories: [], files: [] },
   '': { directories: [dir('/')], files: [] },
   '/': { parent: '', directories: [dir('/data'), dir('/srv')], files: [] },
   '/data': { parent: '/', directories: [dir('/data/comics'), dir('/data/manga')], files: [] },
@@ -25,8 +35,8 @@ function stubFilesystem() {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
-      const { path } = JSON.parse(String(init?.body)) as { path: string };
-      paths.push(path);
+      const { path, showFiles } = JSON.parse(String(init?.body)) as { path: string; showFiles: boolean };
+      paths.push(showFiles ? `${path} (files)` : path);
       const listing = tree[path];
       return listing ? jsonResponse(200, listing) : jsonResponse(400, { status: 400, message: 'Path does not exist' });
     }),
@@ -40,6 +50,21 @@ function renderBrowser(initialPath: string) {
     <FolderBrowserDialog open initialPath={initialPath} onClose={() => {}} onSelect={onSelect} />,
   );
   return { ...app, onSelect, dialog: screen.getByRole('dialog', { name: "Library's root folder" }) };
+}
+
+function renderFileBrowser(initialPath: string) {
+  const onSelect = vi.fn();
+  const app = renderScreen(
+    <FolderBrowserDialog
+      open
+      showFiles
+      title="Path to kepubify"
+      initialPath={initialPath}
+      onClose={() => {}}
+      onSelect={onSelect}
+    />,
+  );
+  return { ...app, onSelect, dialog: screen.getByRole('dialog', { name: 'Path to kepubify' }) };
 }
 
 describe('FolderBrowserDialog', () => {
@@ -78,5 +103,29 @@ describe('FolderBrowserDialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Back to top' }));
     expect(await within(dialog).findByRole('button', { name: '/' })).toBeInTheDocument();
     expect(screen.queryByText('Path does not exist')).not.toBeInTheDocument();
+  });
+
+  it('with files shown, lists them and chooses the file clicked, not the folder', async () => {
+    const paths = stubFilesystem();
+    const { user, dialog, onSelect } = renderFileBrowser('/opt');
+    const list = await within(dialog).findByRole('list', { name: 'Folders and files' });
+    await within(list).findByRole('button', { name: 'readme.txt' });
+    expect(within(dialog).getByRole('button', { name: 'Choose' })).toBeDisabled();
+    await user.click(within(list).getByRole('button', { name: 'kepubify' }));
+    expect(within(list).getByRole('button', { name: 'kepubify' })).toHaveAttribute('aria-current', 'true');
+    expect(within(dialog).getByText('/opt/kepubify')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Choose' }));
+    expect(onSelect).toHaveBeenCalledWith('/opt/kepubify');
+    expect(paths).toEqual(['/opt (files)']);
+  });
+
+  it('with files shown, starts at the current file, and opening a folder drops the choice', async () => {
+    stubFilesystem();
+    const { user, dialog } = renderFileBrowser('/opt/kepubify');
+    expect(await within(dialog).findByRole('button', { name: 'kepubify' })).toHaveAttribute('aria-current', 'true');
+    expect(within(dialog).getByRole('button', { name: 'Choose' })).toBeEnabled();
+    await user.click(within(dialog).getByRole('button', { name: 'tools' }));
+    expect(await within(dialog).findByText('This folder is empty')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Choose' })).toBeDisabled();
   });
 });

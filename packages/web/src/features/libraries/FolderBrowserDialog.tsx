@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -13,9 +13,10 @@ import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import FolderIcon from '@mui/icons-material/Folder';
+import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import DriveFolderUploadIcon from '@mui/icons-material/DriveFolderUpload';
 import { useTranslation } from 'react-i18next';
-import { useDirectoryListing } from '../../api/libraries';
+import { useDirectoryListing, type PathDto } from '../../api/libraries';
 import { errorText } from '../../i18n/errorMessage';
 import { useFullScreenDialog } from '../../components/dialogs';
 
@@ -25,23 +26,40 @@ export interface FolderBrowserDialogProps {
   initialPath: string;
   /** Defaults to "Library's root folder". */
   title?: string;
+  /** Lists the files too, and picks a file instead of a folder (`initialPath` may then be a file). */
+  showFiles?: boolean;
   onClose: () => void;
   onSelect: (path: string) => void;
 }
 
 /**
  * Browses the server's folders (api.md §9.6): ".." goes up, a folder opens on click (or Enter/Space), and *Choose*
- * picks the folder being shown. Render it only while needed: it starts at `initialPath` when mounted.
+ * picks the folder being shown, or with `showFiles` the file clicked last. Render it only while needed: it starts at
+ * `initialPath` when mounted (the server lists the folder of a file path).
  */
-export function FolderBrowserDialog({ open, initialPath, title, onClose, onSelect }: FolderBrowserDialogProps) {
+export function FolderBrowserDialog({
+  open,
+  initialPath,
+  title,
+  showFiles = false,
+  onClose,
+  onSelect,
+}: FolderBrowserDialogProps) {
   const { t } = useTranslation();
   const fullScreen = useFullScreenDialog();
   const titleId = useId();
   const [path, setPath] = useState(initialPath.trim());
-  const listing = useDirectoryListing(path, open);
+  const [file, setFile] = useState(showFiles ? initialPath.trim() : '');
+  const listing = useDirectoryListing(path, { enabled: open, showFiles });
   const data = listing.data;
   // At the top (no parent) or under a root (parent ""), ".." goes back to the list of roots.
   const parent = path === '' ? undefined : (data?.parent ?? '');
+  // The starting path may be a folder as well as a file: only a file of the listing can be chosen.
+  const chosen = showFiles ? (data?.files.find((f) => f.path === file)?.path ?? '') : path;
+  const openFolder = (folder: string) => {
+    setPath(folder);
+    setFile('');
+  };
 
   return (
     <Dialog open={open} onClose={onClose} fullScreen={fullScreen} fullWidth maxWidth="sm" aria-labelledby={titleId}>
@@ -53,14 +71,14 @@ export function FolderBrowserDialog({ open, initialPath, title, onClose, onSelec
           aria-live="polite"
           sx={{ px: 2, py: 1, fontFamily: 'monospace', wordBreak: 'break-all', textAlign: 'start' }}
         >
-          {path || t('libraries.browser.roots')}
+          {chosen || path || t('libraries.browser.roots')}
         </Typography>
         {listing.isError ? (
           <Alert
             severity="error"
             sx={{ m: 2 }}
             action={
-              <Button color="inherit" size="small" onClick={() => setPath('')}>
+              <Button color="inherit" size="small" onClick={() => openFolder('')}>
                 {t('libraries.browser.toRoots')}
               </Button>
             }
@@ -68,10 +86,14 @@ export function FolderBrowserDialog({ open, initialPath, title, onClose, onSelec
             {errorText(t, listing.error)}
           </Alert>
         ) : (
-          <List dense aria-label={t('libraries.browser.folders')} aria-busy={listing.isPending}>
+          <List
+            dense
+            aria-label={showFiles ? t('libraries.browser.foldersAndFiles') : t('libraries.browser.folders')}
+            aria-busy={listing.isPending}
+          >
             {parent !== undefined && (
               <ListItem disablePadding>
-                <ListItemButton onClick={() => setPath(parent)} aria-label={t('libraries.browser.parent')}>
+                <ListItemButton onClick={() => openFolder(parent)} aria-label={t('libraries.browser.parent')}>
                   <ListItemIcon>
                     <DriveFolderUploadIcon />
                   </ListItemIcon>
@@ -89,21 +111,28 @@ export function FolderBrowserDialog({ open, initialPath, title, onClose, onSelec
                   </ListItem>
                 ))
               : data?.directories.map((dir) => (
-                  <ListItem key={dir.path} disablePadding>
-                    <ListItemButton onClick={() => setPath(dir.path)}>
-                      <ListItemIcon>
-                        <FolderIcon color="primary" />
-                      </ListItemIcon>
-                      <ListItemText
-                        primary={dir.name}
-                        slotProps={{ primary: { dir: 'auto', sx: { wordBreak: 'break-all' } } }}
-                      />
-                    </ListItemButton>
-                  </ListItem>
+                  <Entry
+                    key={dir.path}
+                    entry={dir}
+                    icon={<FolderIcon color="primary" />}
+                    onClick={() => openFolder(dir.path)}
+                  />
                 ))}
-            {data && data.directories.length === 0 && (
+            {!listing.isPending &&
+              data?.files.map((f) => (
+                <Entry
+                  key={f.path}
+                  entry={f}
+                  icon={<InsertDriveFileOutlinedIcon />}
+                  selected={f.path === file}
+                  onClick={() => setFile(f.path)}
+                />
+              ))}
+            {data && data.directories.length === 0 && data.files.length === 0 && (
               <ListItem>
-                <ListItemText secondary={t('libraries.browser.empty')} />
+                <ListItemText
+                  secondary={showFiles ? t('libraries.browser.emptyFolder') : t('libraries.browser.empty')}
+                />
               </ListItem>
             )}
           </List>
@@ -111,10 +140,32 @@ export function FolderBrowserDialog({ open, initialPath, title, onClose, onSelec
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" disabled={!path || listing.isError} onClick={() => onSelect(path)}>
+        <Button variant="contained" disabled={!chosen || listing.isError} onClick={() => onSelect(chosen)}>
           {t('libraries.browser.choose')}
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** A folder or a file of the listing; a chosen file is marked as the current one. */
+function Entry({
+  entry,
+  icon,
+  selected = false,
+  onClick,
+}: {
+  entry: PathDto;
+  icon: ReactNode;
+  selected?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <ListItem disablePadding>
+      <ListItemButton selected={selected} aria-current={selected || undefined} onClick={onClick}>
+        <ListItemIcon>{icon}</ListItemIcon>
+        <ListItemText primary={entry.name} slotProps={{ primary: { dir: 'auto', sx: { wordBreak: 'break-all' } } }} />
+      </ListItemButton>
+    </ListItem>
   );
 }

@@ -15,6 +15,7 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { SettingsDto, SettingsUpdateDto } from '@quire/api';
+import { FolderBrowserDialog } from '../../libraries/FolderBrowserDialog';
 import {
   formOf,
   settingsChanges,
@@ -40,6 +41,7 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
   const { t } = useTranslation();
   const initial = formOf(settings);
   const [form, setForm] = useState<Form>(initial);
+  const [browsingKepubify, setBrowsingKepubify] = useState(false);
   const errors = validateSettings(form);
   const valid = Object.keys(errors).length === 0;
   const changes = settingsChanges(initial, form);
@@ -59,7 +61,7 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
   const restartHint = t('server.requiresRestart');
 
   const number = (
-    key: 'taskPoolSize' | 'rememberMeDurationDays' | 'serverPort',
+    key: 'taskPoolSize' | 'rememberMeDurationDays' | 'serverPort' | 'koboPort',
     label: string,
     hint?: string,
     placeholder?: string,
@@ -81,7 +83,7 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
     />
   );
   const toggle = (
-    key: 'deleteEmptyCollections' | 'deleteEmptyReadLists' | 'renewRememberMeKey',
+    key: 'deleteEmptyCollections' | 'deleteEmptyReadLists' | 'renewRememberMeKey' | 'koboProxy',
     label: string,
     hint?: string,
   ) => (
@@ -160,6 +162,27 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
             />
           </Group>
 
+          <Group title={t('server.groupKobo')}>
+            {toggle('koboProxy', t('server.koboProxy'))}
+            {number('koboPort', t('server.koboPort'), t('server.koboPortHint'))}
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <TextField
+                label={t('server.kepubifyPath')}
+                value={form.kepubifyPath}
+                onChange={(e) => set('kepubifyPath', e.target.value)}
+                placeholder={configured(settings.kepubifyPath.configurationSource)}
+                slotProps={{
+                  htmlInput: { dir: 'ltr', spellCheck: false, autoCapitalize: 'off' },
+                  inputLabel: configured(settings.kepubifyPath.configurationSource) ? { shrink: true } : undefined,
+                }}
+                fullWidth
+              />
+              <Button variant="outlined" onClick={() => setBrowsingKepubify(true)} sx={{ flexShrink: 0 }}>
+                {t('server.browse')}
+              </Button>
+            </Stack>
+          </Group>
+
           {saveError && <Alert severity="error">{saveError}</Alert>}
           <Divider />
           <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
@@ -172,6 +195,19 @@ export function ServerSettingsForm({ settings, saving, saveError, onSave }: Serv
           </Stack>
         </Stack>
       </Paper>
+      {browsingKepubify && (
+        <FolderBrowserDialog
+          open
+          showFiles
+          initialPath={form.kepubifyPath}
+          title={t('server.kepubifyPath')}
+          onClose={() => setBrowsingKepubify(false)}
+          onSelect={(file) => {
+            set('kepubifyPath', file);
+            setBrowsingKepubify(false);
+          }}
+        />
+      )}
     </Box>
   );
 }

@@ -36,6 +36,12 @@ describe('settings form rules', () => {
     [{ serverContextPath: '/quire/' }, { serverContextPath: 'contextPath' }],
     [{ serverContextPath: '/quire-' }, { serverContextPath: 'contextPath' }],
     [{ serverContextPath: '/my_komga/v2' }, {}],
+    [{ koboPort: '0' }, { koboPort: 'port' }],
+    [{ koboPort: '65536' }, { koboPort: 'port' }],
+    [{ koboPort: '443' }, {}],
+    // Komga's form checks the kepubify path with the context-path rule by mistake (ui.md item 9): any path goes.
+    [{ kepubifyPath: 'kepubify' }, {}],
+    [{ kepubifyPath: 'C:\\Tools\\kepubify.exe' }, {}],
   ])('%j gives %j', (patch, errors) => expect(validateSettings({ ...base, ...patch })).toEqual(errors));
 
   it('keeps only what changed, clearing emptied fields with null', () => {
@@ -47,13 +53,35 @@ describe('settings form rules', () => {
     expect(
       settingsChanges(initial, { ...initial, serverPort: '', serverContextPath: '/q', taskPoolSize: '01' }),
     ).toEqual({ serverPort: null, serverContextPath: '/q' });
+    const kobo = formOf({
+      ...settings,
+      koboProxy: true,
+      koboPort: 443,
+      kepubifyPath: { configurationSource: null, databaseSource: '/bin/kepubify', effectiveValue: '/bin/kepubify' },
+    });
+    expect(settingsChanges(kobo, { ...kobo, koboPort: '', kepubifyPath: ' ' })).toEqual({
+      koboPort: null,
+      kepubifyPath: null,
+    });
+    expect(settingsChanges(kobo, { ...kobo, koboProxy: false })).toEqual({ koboProxy: false });
   });
 });
 
-function renderPage(restartRequired?: { restartRequired: boolean; settings: string[] }, cancelled = 0) {
+function renderPage(
+  restartRequired?: { restartRequired: boolean; settings: string[] },
+  cancelled = 0,
+  loaded: SettingsDto = settings,
+) {
   const net = stubFetch({
     'DELETE /api/v1/tasks': { json: cancelled },
-    'GET /api/v1/settings': { json: settings },
+    'GET /api/v1/settings': { json: loaded },
+    'POST /api/v1/filesystem': {
+      json: {
+        parent: '/usr',
+        directories: [{ type: 'directory', name: 'lib', path: '/usr/bin/lib' }],
+        files: [{ type: 'file', name: 'kepubify', path: '/usr/bin/kepubify' }],
+      },
+    },
     'PATCH /api/v1/settings': { status: 204 },
     ...(restartRequired ? { 'GET /api/v1/settings/restart-required': { json: restartRequired } } : {}),
     'POST /actuator/shutdown': { json: { message: 'Shutting down, bye...' } },
@@ -97,11 +125,71 @@ describe('ServerSettingsPage', () => {
     });
   });
 
-  // Kobo sync does not exist yet: its settings would be read by nothing (issue 12, item 10).
-  it('offers no Kobo settings', async () => {
+  it('shows the stored Kobo settings', async () => {
+    renderPage(undefined, 0, {
+      ...settings,
+      koboProxy: true,
+      koboPort: 443,
+      kepubifyPath: { configurationSource: null, databaseSource: '/opt/kepubify', effectiveValue: '/opt/kepubify' },
+    });
+    const group = await screen.findByRole('group', { name: 'Kobo sync' });
+    expect(within(group).getByRole('switch', { name: 'Proxy Kobo Sync requests to Kobo Store' })).toBeChecked();
+    const port = within(group).getByRole('spinbutton', { name: 'Kobo Sync external port' });
+    expect(port).toHaveValue(443);
+    expect(port).toHaveAccessibleDescription('Set only in case of sync issues with covers and downloads');
+    expect(within(group).getByRole('textbox', { name: 'Path to kepubify' })).toHaveValue('/opt/kepubify');
+  });
+
+  it('shows the configured kepubify path as the placeholder', async () => {
+    renderPage(undefined, 0, {
+      ...settings,
+      kepubifyPath: { configurationSource: '/etc/kepubify', databaseSource: null, effectiveValue: '/etc/kepubify' },
+    });
+    const path = await screen.findByRole('textbox', { name: 'Path to kepubify' });
+    expect(path).toHaveValue('');
+    expect(path).toHaveAttribute('placeholder', '/etc/kepubify');
+  });
+
+  it('rejects Kobo port 70000', async () => {
     renderPage();
-    await screen.findByRole('spinbutton', { name: /^Task threads/ });
-    expect(screen.queryByText(/Kobo|kepubify/i)).not.toBeInTheDocument();
+    const port = await screen.findByRole('spinbutton', { name: 'Kobo Sync external port' });
+    await userEvent.type(port, '70000');
+    expect(port).toHaveAccessibleDescription('Must be between 1 and 65535');
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+  });
+
+  it('sends the changed Kobo settings', async () => {
+    const { requests } = renderPage();
+    await userEvent.click(await screen.findByRole('switch', { name: 'Proxy Kobo Sync requests to Kobo Store' }));
+    await userEvent.type(screen.getByRole('spinbutton', { name: 'Kobo Sync external port' }), '443');
+    // A bare program name is fine: the context-path rule does not apply here (Komga's bug, ui.md item 9).
+    await userEvent.type(screen.getByRole('textbox', { name: 'Path to kepubify' }), 'kepubify');
+    expect(screen.queryByText(/Must start with '\/'/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PATCH')).toBe(true));
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({
+      koboProxy: true,
+      koboPort: 443,
+      kepubifyPath: 'kepubify',
+    });
+  });
+
+  it('picks kepubify with the server file browser, and clears the Kobo port with null', async () => {
+    const { requests } = renderPage(undefined, 0, { ...settings, koboPort: 8443 });
+    await userEvent.click(await screen.findByRole('button', { name: 'Browse' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Path to kepubify' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'kepubify' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('textbox', { name: 'Path to kepubify' })).toHaveValue('/usr/bin/kepubify');
+    expect(requests.find((r) => r.path === '/api/v1/filesystem')?.body).toEqual({ path: '', showFiles: true });
+    await userEvent.clear(screen.getByRole('spinbutton', { name: 'Kobo Sync external port' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PATCH')).toBe(true));
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({
+      koboPort: null,
+      kepubifyPath: '/usr/bin/kepubify',
+    });
   });
 
   it('says in general which settings need a restart when the server cannot tell', async () => {
@@ -112,13 +200,6 @@ describe('ServerSettingsPage', () => {
   it('lists the saved settings that wait for a restart', async () => {
     renderPage({ restartRequired: true, settings: ['serverPort'] });
     expect(await screen.findByText(/take effect after the server restarts: Server port\./)).toBeInTheDocument();
-  });
-
-  it('offers no Kobo settings: nothing reads them until Kobo sync is built', async () => {
-    renderPage();
-    await screen.findByRole('spinbutton', { name: /^Task threads/ });
-    expect(screen.queryByText(/Kobo/)).not.toBeInTheDocument();
-    expect(screen.queryByText(/kepubify/i)).not.toBeInTheDocument();
   });
 
   it('says the remember-me duration applies at once, and saving it asks for no restart', async () => {

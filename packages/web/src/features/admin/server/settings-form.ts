@@ -3,10 +3,7 @@ import type { RestartSetting, SettingsDto, SettingsUpdateDto, ThumbnailSizeDto }
 /** Settings that take effect only after a restart (api.md §9.4); kept here so no schema code ships to the browser. */
 export const RESTART_SETTINGS: readonly RestartSetting[] = ['serverPort', 'serverContextPath'];
 
-/**
- * The server settings form (ui.md §13.2): numbers are kept as typed, so that errors can be shown. Komga's Kobo
- * settings (proxy, external port, kepubify) are left out until Kobo sync exists: nothing would read them.
- */
+/** The server settings form (ui.md §13.2): numbers are kept as typed, so that errors can be shown. */
 export interface ServerSettingsForm {
   thumbnailSize: ThumbnailSizeDto;
   deleteEmptyCollections: boolean;
@@ -16,6 +13,9 @@ export interface ServerSettingsForm {
   renewRememberMeKey: boolean;
   serverPort: string;
   serverContextPath: string;
+  koboProxy: boolean;
+  koboPort: string;
+  kepubifyPath: string;
 }
 
 export type SettingsFieldError = 'required' | 'wholeNumber' | 'minOne' | 'minZero' | 'port' | 'contextPath';
@@ -44,6 +44,10 @@ export function formOf(s: SettingsDto): ServerSettingsForm {
     renewRememberMeKey: false,
     serverPort: text(s.serverPort.databaseSource),
     serverContextPath: s.serverContextPath.databaseSource ?? '',
+    koboProxy: s.koboProxy,
+    // Unlike the server port, Komga's koboPort is a plain number: there is no configuration value for it.
+    koboPort: text(s.koboPort),
+    kepubifyPath: s.kepubifyPath.databaseSource ?? '',
   };
 }
 
@@ -70,6 +74,7 @@ export function validateSettings(f: ServerSettingsForm): SettingsErrors {
     f.rememberMeDurationDays.trim() === '' ? 'required' : integer(f.rememberMeDurationDays, 0, 2 ** 31 - 1, 'minZero'),
   );
   if (f.serverPort.trim() !== '') put('serverPort', integer(f.serverPort, 1, 65535, 'port'));
+  if (f.koboPort.trim() !== '') put('koboPort', integer(f.koboPort, 1, 65535, 'port'));
   if (f.serverContextPath.trim() !== '' && !CONTEXT_PATH_REGEX.test(f.serverContextPath.trim()))
     errors.serverContextPath = 'contextPath';
   return errors;
@@ -89,6 +94,9 @@ function toUpdate(f: ServerSettingsForm): SettingsUpdateDto {
     renewRememberMeKey: f.renewRememberMeKey,
     serverPort: optionalInt(f.serverPort),
     serverContextPath: optionalText(f.serverContextPath),
+    koboProxy: f.koboProxy,
+    koboPort: optionalInt(f.koboPort),
+    kepubifyPath: optionalText(f.kepubifyPath),
   };
 }
 
