@@ -3,7 +3,7 @@
 // by the server's own migrations on a first start), then served by the built server. Each feed is measured against
 // its baseline, the REST list of the same rows in the same run (the machine is shared: compare ratios), and the run
 // fails when a feed's p95 is over 100 ms.
-// FEEDS below is the list of what is measured: one line per feed (OPDS 2 adds its own). `-- --only v1.2` keeps the
+// FEEDS below is the list of what is measured: one line per feed, OPDS 1.2 and 2. `-- --only v1.2` keeps the
 // feeds whose name contains the text. Also prints one feed authenticated as KOReader does it, with Basic on every
 // request (a password check each time), for information.
 // Run `npm run build` first. BENCH_REQUESTS (default 200) sets the requests per feed, BENCH_WARMUP (30) the warm-up
@@ -47,6 +47,26 @@ const FEEDS = [
   {
     name: 'OPDS v1.2 latest books, first page',
     feed: () => '/opds/v1.2/books/latest',
+    baseline: () => '/api/v1/books/latest',
+  },
+  {
+    name: 'OPDS v2 series of 2,000 books, first page',
+    feed: (ids) => `/opds/v2/series/${ids.bigSeries}`,
+    baseline: (ids) => `/api/v1/series/${ids.bigSeries}/books?sort=metadata.numberSort`,
+  },
+  {
+    name: 'OPDS v2 library of 5,000 series (browse), first page',
+    feed: (ids) => `/opds/v2/libraries/${ids.bigLibrary}/browse`,
+    baseline: (ids) => `/api/v1/series?library_id=${ids.bigLibrary}&sort=metadata.titleSort`,
+  },
+  {
+    name: 'OPDS v2 library of 5,000 series (recommended)',
+    feed: (ids) => `/opds/v2/libraries/${ids.bigLibrary}`,
+    baseline: (ids) => `/api/v1/books/ondeck?library_id=${ids.bigLibrary}`,
+  },
+  {
+    name: 'OPDS v2 latest books, first page',
+    feed: () => '/opds/v2/libraries/books/latest',
     baseline: () => '/api/v1/books/latest',
   },
 ];
