@@ -11,8 +11,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { claim, openDatabase, sessionCookie, startServer } from './support/server.mjs';
+import { claim, iso, openDatabase, openForBulkWrite, sessionCookie, startServer } from './support/server.mjs';
 
 const { values: args } = parseArgs({
   options: { books: { type: 'string', default: '100000' }, reuse: { type: 'string' } },
@@ -40,7 +39,6 @@ const some = (xs, min, max) => {
 };
 let counter = 0;
 const id = () => `B${(++counter).toString(32).toUpperCase().padStart(12, '0')}`;
-const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
 const DAY = 86_400_000;
 const EPOCH = Date.UTC(2023, 0, 1);
 
@@ -94,12 +92,8 @@ const sentence = (/** @type {number} */ n) => Array.from({ length: n }, word).jo
  * @param {string} adminId
  */
 function populate(dataDir, adminId) {
-  const db = new Database(join(dataDir, 'database.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
+  const { db, insert: ins } = openForBulkWrite(dataDir);
   const now = iso(Date.now());
-  const ins = (/** @type {string} */ table, /** @type {string[]} */ columns) =>
-    db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
   const library = ins('library', ['id', 'name', 'root', 'created_date', 'last_modified_date']);
   const series = ins('series', [
     'id',

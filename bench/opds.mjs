@@ -12,8 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { claim, openDatabase, sessionCookie, startServer } from './support/server.mjs';
+import { claim, iso, openDatabase, openForBulkWrite, sessionCookie, startServer } from './support/server.mjs';
 
 const { values: args } = parseArgs({ options: { only: { type: 'string' } } });
 const BIG_SERIES_BOOKS = 2_000;
@@ -75,17 +74,12 @@ const FEEDS = [
 
 let counter = 0;
 const id = () => `O${(++counter).toString(32).toUpperCase().padStart(12, '0')}`;
-const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
 const EPOCH = Date.UTC(2023, 0, 1);
 
 /** @returns {Ids} */
 function populate(/** @type {string} */ dataDir) {
-  const db = new Database(join(dataDir, 'database.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
+  const { db, insert: ins } = openForBulkWrite(dataDir);
   const now = iso(Date.now());
-  const ins = (/** @type {string} */ table, /** @type {string[]} */ columns) =>
-    db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
   const library = ins('library', ['id', 'name', 'root', 'created_date', 'last_modified_date']);
   const series = ins('series', [
     'id',

@@ -12,7 +12,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { claim, openDatabase, sessionCookie, startServer } from './support/server.mjs';
+import { claim, iso, openDatabase, openForBulkWrite, sessionCookie, startServer } from './support/server.mjs';
 
 const BOOKS = 10_000;
 const BOOKS_PER_SERIES = 20;
@@ -26,7 +26,6 @@ const NOTES = 500;
 /** Credits hashes an administrator already decided on (the list must skip them). */
 const KNOWN = 100;
 
-const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
 const id = (/** @type {string} */ prefix, /** @type {number} */ n) => `${prefix}${String(n).padStart(12, '0')}`;
 const hex = (/** @type {string} */ s) => Buffer.from(s.padEnd(16, '.')).toString('hex').slice(0, 32);
 
@@ -44,12 +43,8 @@ const pageSize = (/** @type {number} */ b, /** @type {number} */ p) =>
  * @param {string} dataDir
  */
 function populate(dataDir) {
-  const db = new Database(join(dataDir, 'database.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
+  const { db, insert: ins } = openForBulkWrite(dataDir);
   const now = iso(Date.now());
-  const ins = (/** @type {string} */ table, /** @type {string[]} */ columns) =>
-    db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
   const library = ins('library', ['id', 'name', 'root', 'hash_pages', 'created_date', 'last_modified_date']);
   const series = ins('series', [
     'id',

@@ -175,6 +175,23 @@ export function openDatabase(dataDir) {
 }
 
 /**
+ * The database of a server that is not running, opened to write generated rows fast (no fsync: a crash only loses
+ * the benchmark's data), with `insert(table, columns)` preparing an INSERT of those columns.
+ * @param {string} dataDir
+ */
+export function openForBulkWrite(dataDir) {
+  const db = new Database(join(dataDir, 'database.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const insert = (/** @type {string} */ table, /** @type {string[]} */ columns) =>
+    db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+  return { db, insert };
+}
+
+/** A time as the database stores it (ISO 8601, UTC). */
+export const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
+
+/**
  * RSS and peak RSS (VmHWM) of a process, in MiB.
  * @param {number} pid
  */
