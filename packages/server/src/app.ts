@@ -29,6 +29,7 @@ import { closeWorkerPools } from './media/workers.js';
 import { BookQueries } from './db/queries/books.js';
 import { SeriesQueries } from './db/queries/series.js';
 import { createBrowse } from './db/queries/browse.js';
+import { listContext } from './db/queries/conditions.js';
 import { BookAnalyzer } from './library/book-analyzer.js';
 import { BookPages } from './library/book-pages.js';
 import { BookConverter } from './library/book-converter.js';
@@ -45,6 +46,7 @@ import { VisibilityQueries } from './db/queries/visibility.js';
 import { ReadProgressService } from './reading/read-progress.js';
 import { KoreaderSync } from './reading/koreader-sync.js';
 import { KoboSync } from './reading/kobo-sync.js';
+import { KepubCache } from './library/kepubify.js';
 import { EPUB_MIMETYPE } from './media/epub/package.js';
 import { FileDeletion } from './library/file-deletion.js';
 import { TransientBooks } from './library/transient-books.js';
@@ -239,6 +241,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   });
   // Lists and search; search documents follow changes in the background, and are brought up to date before a query.
   const browse = createBrowse(db);
+  // Conversions a previous run left are swept at start: the cache is otherwise swept only when it converts.
+  const kepubs = new KepubCache(join(config.dataDir, 'cache', 'kepub'));
+  void kepubs.sweep().catch(() => undefined);
   events.subscribe(() => browse.search.scheduleRefresh());
   browse.search.scheduleRefresh();
   const taskPool = createWorkerPool({
@@ -339,7 +344,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       progress: repos.readProgress,
       itemLimit: config.koboSyncItemLimit,
       epubMediaType: EPUB_MIMETYPE,
+      onDeck: async (reader) => (await browse.books.onDeck(listContext(reader), null, null)).ids,
     }),
+    kepubs,
     referential: new ReferentialQueries(db),
     visibility: new VisibilityQueries(db),
     metadata,

@@ -24,6 +24,7 @@ export type SyncPointChange = 'all' | 'added' | 'changed' | 'removed' | 'reading
 /**
  * Read lists holding books of the snapshot, which the device shows as its collections ("tags"): all of them on a
  * first sync; else added, changed (name or books) and removed, as for books. Their `take` answers read list ids.
+ * The user's On Deck list is one of them (`onDeck` of `create`), so it is sent and kept up to date the same way.
  */
 export type ReadListChange = 'readListAll' | 'readListAdded' | 'readListChanged' | 'readListRemoved';
 
@@ -38,13 +39,19 @@ export interface SyncedReadList {
 
 export interface SyncPointRepository {
   /**
-   * Snapshots the READY, non-deleted EPUBs this viewer may see (the lists' visibility rules), and the read lists
-   * holding any of them.
+   * Snapshots the READY, non-deleted EPUBs this viewer may see (the lists' visibility rules), the read lists
+   * holding any of them, and the On Deck list when it holds any of them.
    */
   create(
     viewer: ContentViewer & { id: string },
     apiKeyId: string,
-    opts: { id: string; now: Date; epubMediaType: string },
+    opts: {
+      id: string;
+      now: Date;
+      epubMediaType: string;
+      /** A list snapshotted as a read list, holding those of these books (in this order) that are in the snapshot. */
+      onDeck: { id: string; name: string; bookIds: readonly string[] };
+    },
   ): Promise<SyncPoint>;
   find(id: string): Promise<SyncPoint | undefined>;
   /**

@@ -25,6 +25,7 @@ import type { BookHasher } from '../library/book-hasher.js';
 import type { ReadProgressService } from '../reading/read-progress.js';
 import type { KoreaderSync } from '../reading/koreader-sync.js';
 import type { KoboSync } from '../reading/kobo-sync.js';
+import type { KepubCache } from '../library/kepubify.js';
 import type { ReferentialQueries } from '../db/queries/referential.js';
 import type { VisibilityQueries } from '../db/queries/visibility.js';
 import type { MetadataEditing } from '../metadata/metadata-editing.js';
@@ -91,6 +92,8 @@ export interface AppDeps {
   koreader: KoreaderSync;
   /** Kobo library sync: sync points per API key and the sync token. */
   kobo: KoboSync;
+  /** Kobo downloads converted by kepubify, kept 5 minutes under the data dir. */
+  kepubs: KepubCache;
   /** Referential values (authors, genres, tags…) filtered for the caller. */
   referential: ReferentialQueries;
   /** Metadata edits (PATCH endpoints); refreshes are tasks. */

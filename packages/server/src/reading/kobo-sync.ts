@@ -20,6 +20,12 @@ export interface KoboSyncToken {
 }
 
 const PREFIX = 'KOMGA.';
+
+/**
+ * The On Deck list as the device's collection. The reference names no id or title for it: a fixed id (never a read
+ * list's, which are 26-character ULIDs) keeps it one collection across syncs, whatever its books.
+ */
+export const ON_DECK_TAG = { id: 'ondeck', name: 'On Deck' } as const;
 const EMPTY_TOKEN: KoboSyncToken = {
   version: 1,
   rawKoboSyncToken: '',
@@ -85,6 +91,8 @@ export interface KoboSyncDeps {
   itemLimit: number;
   /** The media type of the books Kobo syncs. */
   epubMediaType: string;
+  /** The reader's on-deck book ids, in order: the query of `GET /api/v1/books/ondeck`, with its visibility rules. */
+  onDeck: (reader: Reader) => Promise<string[]>;
   now?: () => Date;
 }
 
@@ -115,6 +123,7 @@ export class KoboSync {
         id: newId(),
         now: this.now(),
         epubMediaType: this.d.epubMediaType,
+        onDeck: { ...ON_DECK_TAG, bookIds: await this.d.onDeck(reader) },
       });
     }
 

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { copyFixture } from '../support/fixtures.js';
 import { makeLibrary, makeSeriesWithBooks } from '../support/factories.js';
 import { makeImage, writeCbz, zipBuffer } from '../support/library-builder.js';
 import { call, createUser } from '../reading/helpers.js';
+import { KepubCache } from '../../src/library/kepubify.js';
 
 /**
  * Kobo sync (api.md §8.2) as a Kobo e-reader performs it against a real server: initialization, device auth,
@@ -31,10 +32,11 @@ let dir: string;
 let admin: string;
 let reader: { id: string; authorization: string };
 let key: string;
-/** The reader's visible EPUBs, oldest first; `hidden` is age-rated 18, `comic` a CBZ. */
+/** The reader's visible EPUBs, oldest first; `hidden` and `hiddenNext` are age-rated 18, `comic` a CBZ. */
 let epubs: string[];
 let epubFiles: string[];
 let hidden: string;
+let hiddenNext: string;
 let comic: string;
 
 const kobo = (path: string, init: RequestInit & { json?: unknown } = {}) => s.fetch(`/kobo/${key}${path}`, init);
@@ -112,11 +114,17 @@ beforeAll(async () => {
   const openSeries = await makeSeriesWithBooks(db, library, [...epubFiles, comicFile], { title: 'Open' });
   epubs = openSeries.bookIds.slice(0, 3);
   comic = openSeries.bookIds[3]!;
-  const adult = await copyFixture('epub/TitleWithVolume.epub', join(dir, 'Books', 'Adult'));
-  hidden = (await makeSeriesWithBooks(db, library, [adult], { title: 'Adult', ageRating: 18 })).bookIds[0]!;
+  const adult = [
+    await copyFixture('epub/TitleWithVolume.epub', join(dir, 'Books', 'Adult')),
+    await copyFixture('epub/book.epub', join(dir, 'Books', 'Adult')),
+  ];
+  [hidden, hiddenNext] = (await makeSeriesWithBooks(db, library, adult, { title: 'Adult', ageRating: 18 })).bookIds as [
+    string,
+    string,
+  ];
   // Creation dates one second apart (the sync sends the oldest first), and the sizes a scan records.
-  const files = [...epubFiles, comicFile, adult];
-  for (const [i, id] of [...epubs, comic, hidden].entries()) {
+  const files = [...epubFiles, comicFile, ...adult];
+  for (const [i, id] of [...epubs, comic, hidden, hiddenNext].entries()) {
     await db
       .updateTable('book')
       .set({
@@ -400,6 +408,59 @@ describe('library sync', () => {
     token = deleted.token;
     expect(deleted.items).toEqual([{ DeletedTag: { Tag: { Id: id, LastModified: expect.any(String) } } }]);
   });
+
+  it("sends the reader's On Deck books that are on the device as a collection, kept up to date", async () => {
+    const onDeck = async () =>
+      (
+        (await call(s, reader.authorization, 'GET', '/api/v1/books/ondeck')).body as { content: { id: string }[] }
+      ).content.map((b) => b.id);
+    const complete = (id: string) =>
+      call(s, reader.authorization, 'PATCH', `/api/v1/books/${id}/read-progress`, { completed: true });
+    // Nothing in progress in "Open" any more: its first unread book is on deck.
+    expect((await complete(epubs[0]!)).status).toBe(204);
+    expect(await onDeck()).toEqual([epubs[2]]);
+    const added = await syncAll(token);
+    token = added.token;
+    const deckTag = { Id: 'ondeck', Name: 'On Deck', Type: 'UserTag' };
+    expect(added.items).toContainEqual({
+      NewTag: {
+        Tag: expect.objectContaining({ ...deckTag, Items: [{ RevisionId: epubs[2], Type: 'ProductRevisionTagItem' }] }),
+      },
+    });
+
+    const items = (...ids: string[]) => ids.map((id) => ({ RevisionId: id, Type: 'ProductRevisionTagItem' }));
+    const changedTo = async (...ids: string[]) => {
+      const next = await syncAll(token);
+      token = next.token;
+      expect(next.items).toContainEqual({
+        ChangedTag: { Tag: expect.objectContaining({ ...deckTag, Items: items(...ids) }) },
+      });
+    };
+    // Marked unread, then read again: the collection follows.
+    expect((await call(s, reader.authorization, 'DELETE', `/api/v1/books/${epubs[1]}/read-progress`)).status).toBe(204);
+    await changedTo(epubs[1]!);
+    expect((await complete(epubs[1]!)).status).toBe(204);
+    await changedTo(epubs[2]!);
+
+    // Reading the last EPUB puts the comic on deck, which is not on the device; the reader also finished the first
+    // book of a series hidden from him (written as if he had been allowed): its next book is on deck for nobody here.
+    expect((await complete(epubs[2]!)).status).toBe(204);
+    const unrestricted = {
+      id: reader.id,
+      roles: new Set(['FILE_DOWNLOAD', 'PAGE_STREAMING', 'KOBO_SYNC'] as const),
+      sharedAllLibraries: true,
+      sharedLibraryIds: [],
+      ageRestriction: null,
+      labelsAllow: [],
+      labelsExclude: [],
+    };
+    await s.app.deps.reading.update(unrestricted, hidden, { completed: true });
+    expect(await onDeck()).toEqual([comic]);
+    const emptied = await syncAll(token);
+    token = emptied.token;
+    expect(emptied.items).toContainEqual({ DeletedTag: { Tag: { Id: 'ondeck', LastModified: expect.any(String) } } });
+    expect(JSON.stringify(emptied.items)).not.toContain(hiddenNext);
+  });
 });
 
 describe('books by id', () => {
@@ -410,24 +471,63 @@ describe('books by id', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(epubFiles[0]!))).toBe(true);
   });
 
-  it('converts with kepubify when its path is configured', async () => {
+  it('converts with kepubify when its path is configured, once per file for 5 minutes', async () => {
     const script = join(dir, 'fake-kepubify.sh');
-    // Stands in for kepubify: `--output DIR FILE` writes DIR/<name>.kepub.epub.
-    await writeFile(script, '#!/bin/sh\nb=$(basename "$3" .epub)\n{ printf KEPUB; cat "$3"; } > "$2/$b.kepub.epub"\n');
+    const runs = join(dir, 'kepubify-runs');
+    // Stands in for kepubify: `--output DIR FILE` writes DIR/<name>.kepub.epub, and counts its runs.
+    await writeFile(
+      script,
+      `#!/bin/sh\necho run >> '${runs}'\nsleep 0.2\nb=$(basename "$3" .epub)\n{ printf KEPUB; cat "$3"; } > "$2/$b.kepub.epub"\n`,
+    );
     await chmod(script, 0o755);
+    const runCount = async () => (await readFile(runs, 'utf8').catch(() => '')).split('\n').filter(Boolean).length;
     expect((await call(s, admin, 'PATCH', '/api/v1/settings', { kepubifyPath: script })).status).toBe(204);
+    const download = async (id: string) => {
+      const res = await kobo(`/v1/books/${id}/file/epub?convert_kepub=true`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toContain('.kepub.epub');
+      return Buffer.from(await res.arrayBuffer());
+    };
     try {
       const { items } = await syncAll();
       expect(items[0]!.NewEntitlement!.BookMetadata!.DownloadUrls[0]).toMatchObject({
         Format: 'KEPUB',
         Url: `${s.url}/kobo/${key}/v1/books/${epubs[0]}/file/epub?convert_kepub=true`,
       });
-      const res = await kobo(`/v1/books/${epubs[0]}/file/epub?convert_kepub=true`);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-disposition')).toContain('.kepub.epub');
-      const bytes = Buffer.from(await res.arrayBuffer());
+      const bytes = await download(epubs[0]!);
       expect(bytes.subarray(0, 5).toString()).toBe('KEPUB');
       expect(bytes.subarray(5).equals(await readFile(epubFiles[0]!))).toBe(true);
+      expect(await runCount()).toBe(1);
+      // Downloaded again: the conversion on disk is reused.
+      expect((await download(epubs[0]!)).equals(bytes)).toBe(true);
+      expect(await runCount()).toBe(1);
+      // Two devices at once: one conversion.
+      const [a, b] = await Promise.all([download(epubs[2]!), download(epubs[2]!)]);
+      expect(a.equals(b)).toBe(true);
+      expect(await runCount()).toBe(2);
+
+      // The file changed (its modification date): converted again.
+      const later = new Date(Date.now() + 60_000);
+      await utimes(epubFiles[0]!, later, later);
+      expect((await download(epubs[0]!)).equals(bytes)).toBe(true);
+      expect(await runCount()).toBe(3);
+
+      // The cache is files under the data dir: another instance on it reuses them for 5 minutes, then converts again
+      // and sweeps what expired.
+      const cacheDir = join(s.dataDir, 'cache', 'kepub');
+      expect((await readdir(cacheDir)).filter((f) => f.endsWith('.kepub.epub'))).toHaveLength(3);
+      const other = await new KepubCache(cacheDir).open(script, epubFiles[2]!);
+      await other.handle.close();
+      expect(await runCount()).toBe(3);
+      // Its clock five minutes after the last conversion.
+      const times = await Promise.all(
+        (await readdir(cacheDir)).map(async (f) => (await stat(join(cacheDir, f))).mtimeMs),
+      );
+      const expired = new KepubCache(cacheDir, { now: () => Math.max(...times) + 5 * 60_000 });
+      await (await expired.open(script, epubFiles[2]!)).handle.close();
+      expect(await runCount()).toBe(4);
+      await expired.sweep();
+      expect(await readdir(cacheDir)).toHaveLength(1);
     } finally {
       await call(s, admin, 'PATCH', '/api/v1/settings', { kepubifyPath: null });
     }

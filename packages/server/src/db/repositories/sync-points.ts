@@ -29,7 +29,12 @@ export class KyselySyncPointRepository implements SyncPointRepository {
   async create(
     viewer: ContentViewer & { id: string },
     apiKeyId: string,
-    opts: { id: string; now: Date; epubMediaType: string },
+    opts: {
+      id: string;
+      now: Date;
+      epubMediaType: string;
+      onDeck: { id: string; name: string; bookIds: readonly string[] };
+    },
   ): Promise<SyncPoint> {
     const point: SyncPoint = { id: opts.id, userId: viewer.id, apiKeyId, createdDate: opts.now.toISOString() };
     await atomically(this.db, async (tx) => {
@@ -98,6 +103,31 @@ export class KyselySyncPointRepository implements SyncPointRepository {
         .columns(['sync_point_id', 'readlist_id', 'name', 'created_date', 'last_modified_date', 'book_ids'])
         .expression(readLists)
         .execute();
+      // On Deck is kept as one more list: the device's collection holds its books that the device has.
+      // One JSON parameter rather than one per book: a deck holds a book per series, any number of them.
+      const synced = new Set(
+        (
+          await tx
+            .selectFrom('sync_point_book')
+            .select('book_id')
+            .where('sync_point_id', '=', point.id)
+            .where(sql<boolean>`book_id IN (SELECT value FROM json_each(${JSON.stringify(opts.onDeck.bookIds)}))`)
+            .execute()
+        ).map((r) => r.book_id),
+      );
+      const onDeck = opts.onDeck.bookIds.filter((id) => synced.has(id));
+      if (onDeck.length)
+        await tx
+          .insertInto('sync_point_readlist')
+          .values({
+            sync_point_id: point.id,
+            readlist_id: opts.onDeck.id,
+            name: opts.onDeck.name,
+            created_date: point.createdDate,
+            last_modified_date: point.createdDate,
+            book_ids: onDeck.join(','),
+          })
+          .execute();
     });
     return point;
   }

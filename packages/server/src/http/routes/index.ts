@@ -74,6 +74,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     thumbnails: deps.thumbnails,
     reading: deps.reading,
     kobo: deps.kobo,
+    kepubs: deps.kepubs,
     files: deps.libraries.files,
     storeUrl: deps.config.koboStoreUrl,
     contextPath: opts.contextPath,

@@ -7,7 +7,7 @@ import { QuireError, forbidden, notFound } from '../../../domain/errors.js';
 import type { CurrentUser } from '../../../domain/user.js';
 import { TooManyAttempts } from '../../../accounts/login-throttle.js';
 import { contentDisposition, fileNameOf } from '../../../library/book-files.js';
-import { KepubConversionFailed, kepubify } from '../../../library/kepubify.js';
+import { KepubConversionFailed, type OpenKepub } from '../../../library/kepubify.js';
 import { decodeSyncToken, encodeSyncToken } from '../../../reading/kobo-sync.js';
 import type { AppDeps } from '../../deps.js';
 import { clientOf } from '../../plugins/auth.js';
@@ -22,7 +22,10 @@ const SYNC_TOKEN_HEADER = 'x-kobo-synctoken';
 /** Where Kobo's own covers are, for ids that are not Quire's books when the store is proxied. */
 const KOBO_CDN = 'https://cdn.kobo.com/book-images';
 
-export type KoboRouteDeps = Pick<AppDeps, 'accounts' | 'settings' | 'books' | 'thumbnails' | 'reading' | 'kobo'> & {
+export type KoboRouteDeps = Pick<
+  AppDeps,
+  'accounts' | 'settings' | 'books' | 'thumbnails' | 'reading' | 'kobo' | 'kepubs'
+> & {
   files: AppDeps['libraries']['files'];
   storeUrl: string;
   contextPath: string;
@@ -85,7 +88,7 @@ type Result = 'Success' | 'Failure' | 'Ignored';
 export const maskKoboKey = (url: string) => url.replace(/(\/kobo\/)[^/?#]+/, '$1***');
 
 export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) => {
-  const { accounts, settings, books, thumbnails, reading, kobo, files, storeUrl, contextPath } = deps;
+  const { accounts, settings, books, thumbnails, reading, kobo, kepubs, files, storeUrl, contextPath } = deps;
 
   app.addHook('onRequest', async (req, reply) => {
     const key = (req.params as { apiKey?: string }).apiKey ?? '';
@@ -377,16 +380,16 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
       // Never a fixed-layout book: its download URL does not ask for conversion, but a device may.
       const fixed = (await books.queries.fixedLayout([book.id])).has(book.id);
       if (convert && kepubifyPath && !book.media.epubIsKepub && !fixed) {
-        let kepub: Awaited<ReturnType<typeof kepubify>>;
+        let kepub: OpenKepub;
         try {
-          kepub = await kepubify(kepubifyPath, path);
+          kepub = await kepubs.open(kepubifyPath, path);
         } catch (err) {
           if (!(err instanceof KepubConversionFailed)) throw err;
           req.log.warn({ bookId: book.id, err: err.message }, 'kepub conversion failed');
           return sendError(reply, req, 503, 'Kepub conversion failed');
         }
-        const stream = createReadStream(kepub.path);
-        stream.once('close', () => void kepub.cleanup());
+        // The stream closes the handle; the file itself stays for the next download within 5 minutes.
+        const stream = kepub.handle.createReadStream();
         return reply
           .type('application/kepub+zip')
           .header('Content-Disposition', contentDisposition('attachment', name.replace(/\.epub$/i, '.kepub.epub')))
