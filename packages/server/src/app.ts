@@ -327,7 +327,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     // Built during start-up, so `startedWith` is what the running process uses (port, context path).
     serverSettings: new ServerSettingsService({
       store: settings,
-      configured: { port: config.port, contextPath: config.contextPath },
+      configured: { port: config.port, contextPath: config.contextPath, kepubifyPath: config.kepubifyPath },
       startedWith: stored,
       taskPool,
     }),

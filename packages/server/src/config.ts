@@ -35,6 +35,11 @@ export interface Config {
    * configuration, not a setting, so no administrator session can point the server elsewhere.
    */
   koboStoreUrl: string;
+  /**
+   * kepubify's path from the configuration (QUIRE_KEPUBIFY_PATH), null when unset: the `kepubifyPath` setting
+   * overrides it (Komga's `komga.kobo.kepubify-path`).
+   */
+  kepubifyPath: string | null;
   /** Rendered PDF pages kept on disk under the data dir, at most this many bytes; 0: none (QUIRE_PDF_PAGE_CACHE_MB). */
   pdfPageCacheBytes: number;
   /** What one book may cost in entries, inflated bytes and decoded pixels (media/limits.ts). */
@@ -113,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordMinLength: positiveInteger(env, 'QUIRE_PASSWORD_MIN_LENGTH', 8),
     koboSyncItemLimit: positiveInteger(env, 'QUIRE_KOBO_SYNC_ITEM_LIMIT', 100),
     koboStoreUrl: (env.QUIRE_KOBO_STORE_URL ?? 'https://storeapi.kobo.com').replace(/\/+$/, ''),
+    kepubifyPath: env.QUIRE_KEPUBIFY_PATH || null,
     pdfPageCacheBytes: Math.round(nonNegativeNumber(env, 'QUIRE_PDF_PAGE_CACHE_MB', 512) * 1024 * 1024),
     mediaLimits: loadMediaLimits(env),
     ...loadLogin(env),

@@ -11,9 +11,13 @@ export interface MultiSource<T> {
   effectiveValue: T;
 }
 
-export interface SettingsView extends Omit<ServerSettingsValues, 'rememberMeKey' | 'serverPort' | 'serverContextPath'> {
+export interface SettingsView extends Omit<
+  ServerSettingsValues,
+  'rememberMeKey' | 'serverPort' | 'serverContextPath' | 'kepubifyPath'
+> {
   serverPort: MultiSource<number>;
   serverContextPath: MultiSource<string>;
+  kepubifyPath: MultiSource<string | null>;
 }
 
 /** The settings that say where the server is reached. */
@@ -24,7 +28,7 @@ export type SettingsChange = Partial<Omit<ServerSettingsValues, 'rememberMeKey'>
 export interface ServerSettingsServiceDeps {
   store: SettingsStore;
   /** What the configuration (environment, file) gives; the database's values override it. */
-  configured: { port: number; contextPath: string };
+  configured: { port: number; contextPath: string; kepubifyPath: string | null };
   /** The settings this process started with: the port and context path it serves. */
   startedWith: ServerSettingsValues;
   /** The task workers of this process, resized at once when the pool size changes. */
@@ -52,6 +56,11 @@ export class ServerSettingsService {
         configurationSource: this.deps.configured.contextPath,
         databaseSource: s.serverContextPath,
         effectiveValue: this.contextPath(s),
+      },
+      kepubifyPath: {
+        configurationSource: this.deps.configured.kepubifyPath,
+        databaseSource: s.kepubifyPath,
+        effectiveValue: s.kepubifyPath ?? this.deps.configured.kepubifyPath,
       },
     };
   }

@@ -45,6 +45,30 @@ const patch = (s: TestServer, authorization: string, json: unknown) =>
   s.fetch('/api/v1/settings', { method: 'PATCH', headers: { authorization }, json });
 
 describe('GET /api/v1/settings', () => {
+  it('reports QUIRE_KEPUBIFY_PATH as the configured kepubify path, which a stored one overrides', async () => {
+    const s = await start({ QUIRE_KEPUBIFY_PATH: '/opt/kepubify' });
+    const admin = await claim(s);
+    const read = async () =>
+      (
+        (await (
+          await s.fetch('/api/v1/settings', { headers: { authorization: admin.authorization } })
+        ).json()) as SettingsDto
+      ).kepubifyPath;
+    expect(await read()).toEqual({
+      configurationSource: '/opt/kepubify',
+      databaseSource: null,
+      effectiveValue: '/opt/kepubify',
+    });
+    expect((await patch(s, admin.authorization, { kepubifyPath: '/usr/bin/kepubify' })).status).toBe(204);
+    expect(await read()).toEqual({
+      configurationSource: '/opt/kepubify',
+      databaseSource: '/usr/bin/kepubify',
+      effectiveValue: '/usr/bin/kepubify',
+    });
+    expect((await patch(s, admin.authorization, { kepubifyPath: null })).status).toBe(204);
+    expect((await read()).effectiveValue).toBe('/opt/kepubify');
+  });
+
   it('answers the defaults as a SettingsDto', async () => {
     const s = await start();
     const admin = await claim(s);

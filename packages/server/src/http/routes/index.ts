@@ -70,6 +70,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps, opts: 
     logSerializers: { req: (req: FastifyRequest) => `${req.method} ${maskKoboKey(req.url)}` },
     accounts: deps.accounts,
     settings: deps.settings,
+    serverSettings: deps.serverSettings,
     books: deps.books,
     thumbnails: deps.thumbnails,
     reading: deps.reading,

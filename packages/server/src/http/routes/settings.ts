@@ -33,7 +33,7 @@ export function settingsHandlers({
         serverContextPath: s.serverContextPath,
         koboProxy: s.koboProxy,
         koboPort: s.koboPort,
-        kepubifyPath: { configurationSource: null, databaseSource: s.kepubifyPath, effectiveValue: s.kepubifyPath },
+        kepubifyPath: s.kepubifyPath,
       };
     },
     updateServerSettings: async (req, reply) => {

@@ -24,7 +24,7 @@ const KOBO_CDN = 'https://cdn.kobo.com/book-images';
 
 export type KoboRouteDeps = Pick<
   AppDeps,
-  'accounts' | 'settings' | 'books' | 'thumbnails' | 'reading' | 'kobo' | 'kepubs'
+  'accounts' | 'settings' | 'serverSettings' | 'books' | 'thumbnails' | 'reading' | 'kobo' | 'kepubs'
 > & {
   files: AppDeps['libraries']['files'];
   storeUrl: string;
@@ -88,7 +88,10 @@ type Result = 'Success' | 'Failure' | 'Ignored';
 export const maskKoboKey = (url: string) => url.replace(/(\/kobo\/)[^/?#]+/, '$1***');
 
 export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) => {
-  const { accounts, settings, books, thumbnails, reading, kobo, kepubs, files, storeUrl, contextPath } = deps;
+  const { accounts, settings, serverSettings, books, thumbnails, reading, kobo, kepubs, files, storeUrl, contextPath } =
+    deps;
+  /** The setting, else the configuration's QUIRE_KEPUBIFY_PATH; null: no conversion. */
+  const kepubifyPathNow = async () => (await serverSettings.view()).kepubifyPath.effectiveValue;
 
   app.addHook('onRequest', async (req, reply) => {
     const key = (req.params as { apiKey?: string }).apiKey ?? '';
@@ -156,7 +159,7 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
    * otherwise converted to KEPUB when kepubify is configured, else the EPUB as it is.
    */
   const downloadOf = async (book: { media: { epubIsKepub: boolean } }, fixedLayout: boolean): Promise<Download> => {
-    const kepubifyPath = (await settings.get()).kepubifyPath;
+    const kepubifyPath = await kepubifyPathNow();
     if (book.media.epubIsKepub) return { format: 'KEPUB', convertKepub: false };
     if (fixedLayout) return { format: 'EPUB3FL', convertKepub: false };
     if (kepubifyPath) return { format: 'KEPUB', convertKepub: true };
@@ -375,7 +378,7 @@ export const koboRoutes: FastifyPluginAsync<KoboRouteDeps> = async (app, deps) =
       const path = await files.pathOf({ libraryId: book.access.libraryId, url: book.url });
       if (!path) throw notFound('File not found, it may have moved');
       const name = fileNameOf(book.url);
-      const kepubifyPath = (await settings.get()).kepubifyPath;
+      const kepubifyPath = await kepubifyPathNow();
       const convert = /^(true|1|yes|on)$/i.test(req.query.convert_kepub ?? '');
       // Never a fixed-layout book: its download URL does not ask for conversion, but a device may.
       const fixed = (await books.queries.fixedLayout([book.id])).has(book.id);

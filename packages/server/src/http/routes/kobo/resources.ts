@@ -5,7 +5,7 @@
  * offer (shop, wish list, recommendations…) are switched off.
  */
 
-/** Store API services, as paths under the Kobo endpoint (`{…}` are the device's own placeholders). */
+/** Store API services, as paths under the Kobo endpoint (`{…}` are template fields the device fills in). */
 const SERVICES: Record<string, string> = {
   add_entitlement: '/v1/library/{RevisionIds}',
   delete_entitlement: '/v1/library/{Ids}',
