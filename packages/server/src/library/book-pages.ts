@@ -117,6 +117,16 @@ export class BookPages {
   }
 
   /**
+   * A reader is opening `book`: a PDF gets a PDF thread readied for it (`PdfService.warm`), so its first page does not
+   * pay for starting PDFium. Other books need nothing. Never fails.
+   */
+  async openingReader(book: BookFileView): Promise<void> {
+    if (book.media.status !== 'READY' || mediaProfileOf(book.media.mediaType) !== 'PDF') return;
+    const file = await this.fileOf(book).catch(() => undefined);
+    if (file) await this.d.pdf.warm(file);
+  }
+
+  /**
    * Page `number` (1-based) as an image: the entry streamed as it is, or a rendered JPEG for PDF; converted
    * (in memory, within the buffer budget) when `convert` names another format. With `pdf: true` a PDF page comes
    * as a one-page PDF instead. A PDF page is rendered `width` pixels wide when given (no wider than without it);

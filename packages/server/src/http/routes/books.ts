@@ -191,6 +191,8 @@ export function bookHandlers(deps: BookRouteDeps): Handlers<BookOperation> {
 
     getBookPages: async (req) => {
       const book = await visibleBook(req, req.params.bookId);
+      // readers ask for the list before the first page: a PDF's renderer starts meanwhile
+      void books.pages.openingReader(book);
       return (await books.pages.list(book)).map(toBookPageDto);
     },
     getBookPageByNumber: async (req, reply) => {

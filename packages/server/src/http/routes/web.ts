@@ -12,6 +12,8 @@ const SERVER_PATHS = /^\/(api|opds|sse|actuator|kobo|koreader)(\/|$|\?)/i;
 /** app.ts rewrites every request outside the context path to this. */
 const OUTSIDE_CONTEXT_PATH = '/__outside_context_path__';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The web client's reader of comics and PDFs (packages/web/src/app/router.tsx). */
+const READER_PATH = /^\/book\/([0-9A-Za-z]+)\/read(\?|$)/;
 /** What the build writes where each page's script nonce goes (`html.cspNonce` in packages/web/vite.config.ts). */
 export const NONCE_PLACEHOLDER = 'QUIRE_CSP_NONCE';
 
@@ -77,7 +79,22 @@ export const webRoutes: FastifyPluginAsync<AppDeps & { contextPath: string }> = 
     return sendIndex(req, reply);
   });
 
-  async function sendIndex(_req: FastifyRequest, reply: FastifyReply) {
+  /**
+   * The page of a reader is being loaded: a PDF's renderer starts while the client does (issue 18: the first page
+   * waited ~1 s for a new PDFium thread). Only a real PDF book's id does anything, and only within the PDF pool's
+   * bounds (its threads, their idle timeout); who may read the book is checked when its pages are asked for.
+   */
+  function openingReader(req: FastifyRequest): void {
+    const bookId = READER_PATH.exec(req.url)?.[1];
+    if (!bookId) return;
+    void deps.books.queries
+      .findFile(bookId)
+      .then((book) => book && deps.books.pages.openingReader(book))
+      .catch(() => undefined);
+  }
+
+  async function sendIndex(req: FastifyRequest, reply: FastifyReply) {
+    openingReader(req);
     // Read per request (a few KB): a rebuilt client is picked up without restarting the server.
     const html = await readFile(indexFile, 'utf8');
     const nonce = setWebClientPolicy(reply);

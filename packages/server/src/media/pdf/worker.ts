@@ -4,7 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { PDFiumLibrary, type PDFiumDocument } from '@hyzyla/pdfium';
-import { PDFDocument } from 'pdf-lib';
+import type { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import type { PdfWorkerOptions } from './index.js';
 import type { PdfFailureKind, PdfRequest, PdfResponse } from './protocol.js';
@@ -83,6 +83,26 @@ async function openDocument(file: string): Promise<PDFiumDocument> {
   return promise;
 }
 
+async function render(
+  file: string,
+  number: number,
+  size: { width: number; height: number; quality: number },
+): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  const doc = await openDocument(file);
+  if (number < 1 || number > doc.getPageCount()) throw new Failure('page-range', `No page ${number}`);
+  const page = doc.getPage(number - 1);
+  const rendered = await page.render({ scale: 1, width: size.width, height: size.height, render: 'bitmap' });
+  // REVERSE_BYTE_ORDER is set by the wrapper: RGBA, white background, opaque
+  const { data, info } = await sharp(rendered.data, {
+    raw: { width: rendered.width, height: rendered.height, channels: 4 },
+    limitInputPixels: false,
+  })
+    .removeAlpha()
+    .jpeg({ quality: size.quality })
+    .toBuffer({ resolveWithObject: true });
+  return { bytes: new Uint8Array(data), width: info.width, height: info.height };
+}
+
 async function handle(req: PdfRequest): Promise<PdfResponse> {
   switch (req.op) {
     case 'info': {
@@ -97,28 +117,15 @@ async function handle(req: PdfRequest): Promise<PdfResponse> {
       }
       return { ok: true, op: 'info', pageCount, pages };
     }
-    case 'render': {
-      const doc = await openDocument(req.file);
-      if (req.page < 1 || req.page > doc.getPageCount()) throw new Failure('page-range', `No page ${req.page}`);
-      const page = doc.getPage(req.page - 1);
-      const rendered = await page.render({ scale: 1, width: req.width, height: req.height, render: 'bitmap' });
-      // REVERSE_BYTE_ORDER is set by the wrapper: RGBA, white background, opaque
-      const { data, info } = await sharp(rendered.data, {
-        raw: { width: rendered.width, height: rendered.height, channels: 4 },
-        limitInputPixels: false,
-      })
-        .removeAlpha()
-        .jpeg({ quality: req.quality })
-        .toBuffer({ resolveWithObject: true });
-      return {
-        ok: true,
-        op: 'render',
-        bytes: new Uint8Array(data),
-        width: info.width,
-        height: info.height,
-      };
-    }
+    case 'warm':
+      // a thumbnail-sized render: a thread's first render and JPEG encoding cost ~0.2 s more than the next ones
+      await render(req.file, 1, { width: 32, height: 48, quality: 50 });
+      return { ok: true, op: 'warm' };
+    case 'render':
+      return { ok: true, op: 'render', ...(await render(req.file, req.page, req)) };
     case 'extract': {
+      // only here: loading pdf-lib took ~0.3 s of every new thread's start, which a reader's first page waited for
+      const { PDFDocument } = await import('pdf-lib');
       const bytes = await readPdf(req.file);
       let src: PDFDocument;
       const warn = console.warn;
