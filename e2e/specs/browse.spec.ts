@@ -126,6 +126,57 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await expect.poll(() => added.getByRole('link', { name: '2 - Dark Star', exact: true }).count()).toBe(1);
   });
 
+  /**
+   * A fresh browser context signed in as the page's user: a cold start (empty cache), with every request it makes
+   * as "path?query", in order.
+   */
+  const coldStart = async () => {
+    const { context, page: cold } = await newPage(browser);
+    await context.addCookies(await page.context().cookies());
+    const requests: string[] = [];
+    cold.on('request', (r) => {
+      const url = new URL(r.url());
+      requests.push(url.pathname + url.search);
+    });
+    return { context, cold, requests };
+  };
+
+  it("a cold start asks for the dashboard's rows and first posters with the session check, not after its code", async () => {
+    const { context, cold, requests } = await coldStart();
+    // the dashboard's rows: seven lists of 20 (the app bar's own book count asks for one)
+    const rows = () =>
+      requests.filter(
+        (u) => /^\/api\/v1\/(books\/list|books\/ondeck|series\/(new|updated))\?/.test(u) && /[?&]size=20(&|$)/.test(u),
+      );
+    const posters = () => requests.filter((u) => /^\/api\/v1\/books\/[^/]+\/thumbnail/.test(u));
+    // The dashboard's code is held back until its rows and the first row's posters have been asked for: before,
+    // the rows were asked for only once that code had loaded and rendered, one step after another.
+    let askedWhileCodeLoaded = false;
+    await cold.route(/\/assets\/DashboardPage-[^/]+\.js$/, async (route) => {
+      askedWhileCodeLoaded = await expect
+        .poll(() => rows().length >= 7 && posters().length >= 4, { timeout: 10_000 })
+        .toBe(true)
+        .then(
+          () => true,
+          () => false,
+        );
+      await route.continue();
+    });
+    await cold.goto(server.url);
+    const added = cold.getByRole('main').getByRole('region', { name: 'Recently added books' });
+    await added.getByRole('link', { name: '2 - Dark Star', exact: true }).waitFor();
+    await expect
+      .poll(() =>
+        added.locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
+      )
+      .toBe(4);
+    expect(askedWhileCodeLoaded).toBe(true);
+    // each row and each poster once: what was asked ahead is what the dashboard shows
+    expect(rows()).toHaveLength(7);
+    expect(posters()).toHaveLength(new Set(posters()).size);
+    await context.close();
+  });
+
   it("browses the library's series", async () => {
     await page.getByRole('navigation', { name: 'Navigation' }).getByRole('link', { name: LIBRARY }).click();
     await main().getByRole('tab', { name: 'Series' }).click();

@@ -54,8 +54,13 @@ export const flattenPages = <T>(data: { pages: Page<T>[] } | undefined): T[] =>
  * An infinite list fetched page by page (horizontal scrollers). `fetchPage` receives the 0-based page number and the
  * page size.
  */
-export function infiniteList<T>(queryKey: QueryKey, fetchPage: (page: number, size: number) => Promise<Page<T>>) {
+export function infiniteList<T>(
+  queryKey: QueryKey,
+  fetchPage: (page: number, size: number) => Promise<Page<T>>,
+  opts: { staleTime?: number } = {},
+) {
   return infiniteQueryOptions({
+    ...opts,
     queryKey,
     queryFn: ({ pageParam }) => fetchPage(pageParam, SCROLLER_PAGE_SIZE),
     initialPageParam: 0,

@@ -1,14 +1,16 @@
-import { keepPreviousData, queryOptions, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { BookDto, Page, SeriesDto } from '@quire/api';
 import {
   allOf,
   bookKeys,
   fetchBookList,
   fetchOnDeck,
+  flattenPages,
   infiniteList,
   inLibraries,
   type BookCondition,
   type PageParams,
+  thumbnailUrl,
 } from '../../api/books';
 import { fetchRecentSeries, seriesKeys } from '../../api/series';
 import type { BookCardLine } from '../../components/browse/BookCard';
@@ -106,15 +108,47 @@ const sectionKey = (def: SectionDef, libraryIds: readonly string[] | undefined):
   libraryIds ?? null,
 ];
 
-/** A section page after page, for its horizontal row. */
+/**
+ * A section page after page, for its horizontal row. Fresh for a few seconds: the rows asked for at start-up
+ * ({@link prefetchDashboard}) are not asked for again when the dashboard mounts (live events refresh them anyway).
+ */
 export function sectionInfinite<T extends BookDto | SeriesDto>(
   def: SectionDef,
   libraryIds: readonly string[] | undefined,
 ) {
-  return infiniteList<T>([...sectionKey(def, libraryIds), 'infinite'], (page, size) =>
-    (def.fetch as Fetch<T>)(libraryIds, { page, size }),
+  return infiniteList<T>(
+    [...sectionKey(def, libraryIds), 'infinite'],
+    (page, size) => (def.fetch as Fetch<T>)(libraryIds, { page, size }),
+    { staleTime: 10_000 },
   );
 }
+
+/** Posters of the first row asked for ahead of its cards: what a wide screen shows of it. */
+const FIRST_ROW_POSTERS = 10;
+
+/**
+ * The dashboard's rows over all libraries, asked for at start-up with the session check instead of once the
+ * dashboard's code has loaded and rendered (issue 18), then the posters of the first row that has any: the cards'
+ * images find them in the browser's image cache instead of being asked for only once the rows are laid out.
+ */
+export async function prefetchDashboard(queryClient: QueryClient): Promise<void> {
+  const defs = SECTION_IDS.map(sectionDef);
+  const rows = await Promise.all(
+    defs.map((def) => queryClient.fetchInfiniteQuery(sectionInfinite(def, undefined)).catch(() => undefined)),
+  );
+  const first = rows.findIndex((row) => flattenPages(row).length > 0);
+  const def = defs[first];
+  if (!def) return;
+  for (const item of flattenPages(rows[first]).slice(0, FIRST_ROW_POSTERS)) {
+    const image = new Image();
+    // held until loaded: an image nothing refers to may be collected, and its request with it
+    postersAhead.add(image);
+    image.onload = image.onerror = () => postersAhead.delete(image);
+    image.src = thumbnailUrl(def.kind === 'book' ? 'books' : 'series', item.id);
+  }
+}
+
+const postersAhead = new Set<HTMLImageElement>();
 
 /** One numbered page of a section ("see all"). */
 export function sectionPage<T extends BookDto | SeriesDto>(

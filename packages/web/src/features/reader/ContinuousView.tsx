@@ -12,6 +12,8 @@ const FALLBACK_RATIO = 2 / 3;
 
 export interface ContinuousViewProps {
   bookId: string;
+  /** The server renders the pages (PDF): they are asked for at the width they are drawn at. */
+  rendered: boolean;
   pages: readonly BookPageDto[];
   /** A page asked for by the slider, explorer, Home and End; a new object is a new jump (`seq` repeats one). */
   jump: { page: number; seq: number };
@@ -133,6 +135,10 @@ export function ContinuousView(props: ContinuousViewProps) {
   const onClick = (e: MouseEvent) => props.onAction(continuousTapAction(e.clientY / window.innerHeight));
 
   const fit = props.scale === 'width';
+  // the device pixels across a page fitted to the width (the padding is a share of the window on each side)
+  const fittedWidth = Math.ceil(
+    ((window.innerWidth * (100 - 2 * props.padding)) / 100) * (window.devicePixelRatio || 1),
+  );
   return (
     <Box
       dir="ltr"
@@ -152,6 +158,7 @@ export function ContinuousView(props: ContinuousViewProps) {
             page={page}
             ratio={ratio}
             width={fit || !page.width ? `${100 - 2 * props.padding}%` : `${page.width}px`}
+            renderWidth={props.rendered && (fit || !page.width) ? fittedWidth : undefined}
             marginTop={i === 0 ? 0 : props.margin}
             load={load}
             onMeasured={known ? undefined : onMeasured}
@@ -168,6 +175,8 @@ interface ContinuousPageProps {
   page: BookPageDto;
   ratio: number;
   width: string;
+  /** For a page the server renders: the device pixels it is drawn across (none at its own size). */
+  renderWidth?: number;
   marginTop: number;
   load: boolean;
   onMeasured?: (page: number, ratio: number) => void;
@@ -197,6 +206,7 @@ const ContinuousPage = memo(function ContinuousPage(props: ContinuousPageProps) 
         page={page}
         entry={page}
         load={props.load}
+        width={props.renderWidth}
         style={{ display: 'block', width: '100%', height: '100%' }}
       />
     </div>

@@ -430,6 +430,7 @@ function DivinaSession(props: DivinaSessionProps) {
       {continuous ? (
         <ContinuousView
           bookId={book.id}
+          rendered={book.media.mediaProfile === 'PDF'}
           pages={pages}
           jump={jump}
           current={page}
