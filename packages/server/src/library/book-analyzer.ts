@@ -5,7 +5,7 @@ import type { MediaAnalysis, MediaStatusValue } from '../domain/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
 import { analyzeEpubOffThread, type EpubAnalysis } from '../media/epub/index.js';
-import { hashBytes } from '../media/hash.js';
+import { hashBytes, hashFileBytes } from '../media/hash.js';
 import { isPage, pagesOf } from '../media/pages.js';
 import { naturalCompare } from '../domain/natural-sort.js';
 import { MediaLimitError } from '../media/limits.js';
@@ -161,7 +161,9 @@ export class BookAnalyzer {
       const entries = await reader.entries(file, {
         dimensions: opts.analyzeDimensions,
         verify: true,
-        ...(opts.hashFile ? { onFileBytes: (bytes: Buffer) => (fileHash = hashBytes(bytes)) } : {}),
+        ...(opts.hashFile
+          ? { onFileBytes: async (bytes: Buffer) => void (fileHash = await hashFileBytes(bytes)) }
+          : {}),
         onVerified: (entry, bytes) => {
           if (!isPage(entry)) return;
           if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));

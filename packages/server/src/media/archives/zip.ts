@@ -577,7 +577,7 @@ export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader[
         // to libuv's thread pool, and overlapping them is what makes a 20-page book cheap.
         const wholeFile = opts.verify && opts.onFileBytes ? await readFileWhole(fd, zip, items) : undefined;
         try {
-          if (wholeFile) opts.onFileBytes!(wholeFile.bytes);
+          if (wholeFile) await opts.onFileBytes!(wholeFile.bytes);
           const entries = await mapConcurrently(items, HEAD_READS_IN_FLIGHT, (item) =>
             describeItem(file, zip, fd, item, opts, wholeFile),
           );
