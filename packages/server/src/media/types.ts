@@ -28,6 +28,13 @@ export interface ListingOptions {
    * keeps the first page for the poster and hashes pages, so that neither opens the archive again (issue 18).
    */
   onVerified?: (entry: ContainerEntry, bytes: Buffer) => void;
+  /**
+   * With `verify`, a reader that reads the whole file once for its listing (a ZIP small enough to hold, see
+   * media/archives/zip.ts) hands the file's bytes to this before listing, valid until what it returns settles: analysis
+   * hashes them for the book's file hash, which then needs no second read of the file (issue 18). Not called when
+   * the file was read entry by entry.
+   */
+  onFileBytes?: (bytes: Buffer) => void | Promise<void>;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface WorkerPoolOptions {
   instanceId?: string;
   /** Also look for work this often, for tasks queued by another process sharing the database. */
   pollMs?: number;
+  /** Called after every task run here (the app gives freed native memory back once tasks stop). */
+  afterTask?: () => void;
 }
 
 export interface WorkerPool {
@@ -129,6 +131,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
     } catch (err) {
       logger.error({ err, task: uniqueId }, 'Could not mark a task done; it will run again after a restart');
     }
+    opts.afterTask?.();
   }
 
   return {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipReader } from '../../src/media/archives/index.js';
-import { hashPage } from '../../src/media/hash.js';
+import { hashFile, hashPage } from '../../src/media/hash.js';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
 import { claim, startServer, type TestServer } from '../support/server.js';
 
@@ -14,7 +14,8 @@ import { claim, startServer, type TestServer } from '../support/server.js';
  * and in a library that hashes pages, the page hashes come from the same bytes. What a user sees must not change:
  * the poster is the book's first page in reading order (natural order of the names, not the order of the
  * archive's entries), and the page hashes are those HashBookPages computes from the pages as they stream. A first
- * page that cannot make a poster: unservable-pages.test.ts.
+ * page that cannot make a poster: unservable-pages.test.ts. The file hash (engine.md §5.1) comes from the same read
+ * too: HashBook, which the scan still queues, then finds it set and reads nothing.
  */
 
 let s: TestServer;
@@ -121,5 +122,21 @@ describe('a ZIP book gets its poster from its analysis', () => {
     );
     expect(stored.map((p) => p.fileHash)).toEqual(expected);
     expect(expected.filter(Boolean)).toHaveLength(6);
+  });
+});
+
+describe('a ZIP book gets its file hash from its analysis', () => {
+  it('the streamed XXH3-128 of the whole file, stored by the analysis itself', async () => {
+    const book = await bookNamed('Ordered');
+    const file = join(dir, 'posters', 'Series', 'Ordered.cbz');
+    const expected = await hashFile(file);
+    const fileHash = async () =>
+      ((await (await get(`/api/v1/books/${book.id}`)).json()) as { fileHash: string }).fileHash;
+    expect(await fileHash()).toBe(expected);
+    // blank again, as a changed file leaves it: the analysis alone, with no HashBook after it, stores it again
+    await s.app.deps.books.media.setFileHash(book.id, '');
+    expect(await fileHash()).toBe('');
+    await s.app.deps.books.analyzer.analyzeAndPersist(book.id);
+    expect(await fileHash()).toBe(expected);
   });
 });

@@ -3,6 +3,7 @@ import {
   copyFileSync,
   existsSync,
   mkdtempSync,
+  readFileSync,
   readdirSync,
   realpathSync,
   rmSync,
@@ -210,6 +211,46 @@ describe('archive readers', () => {
       // The archive is closed asynchronously: give the close a moment before counting.
       for (let i = 0; i < 20 && openFds() > fds; i++) await new Promise((r) => setTimeout(r, 50));
       expect(openFds()).toBeLessThanOrEqual(fds);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a verified listing read whole hands the file over and lists what the entry-by-entry reads list', async () => {
+    // issue 18: analysis hashes the file from the bytes its listing read, instead of HashBook reading it again
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'quire-zip-'));
+    const file = join(dir, 'mixed.cbz');
+    writeFileSync(
+      file,
+      zipBuffer([
+        { name: '1.png', data: png },
+        { name: '2.png', data: png, deflate: true },
+        { name: '3.png', data: png, crc: 1234 }, // damaged: fails its CRC, listed untyped
+        { name: 'ComicInfo.xml', data: Buffer.from('<?xml version="1.0"?><ComicInfo/>'), deflate: true },
+      ]),
+    );
+    try {
+      const handed: Buffer[] = [];
+      const verified: string[] = [];
+      const whole = await zipReader.entries(file, {
+        dimensions: true,
+        verify: true,
+        onFileBytes: (bytes) => handed.push(Buffer.from(bytes)),
+        onVerified: (entry) => verified.push(entry.name),
+      });
+      expect(handed).toEqual([readFileSync(file)]);
+      expect(whole).toEqual(await zipReader.entries(file, { dimensions: true, verify: true }));
+      expect(whole.map((e) => [e.name, e.mediaType])).toEqual([
+        ['1.png', 'image/png'],
+        ['2.png', 'image/png'],
+        ['3.png', null],
+        ['ComicInfo.xml', 'application/xml'],
+      ]);
+      expect(verified.sort()).toEqual(['1.png', '2.png', 'ComicInfo.xml']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

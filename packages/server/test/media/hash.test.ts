@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashBytes, hashFile, hashPage } from '../../src/media/hash.js';
+import { hashBytes, hashFile, hashFileBytes, hashPage } from '../../src/media/hash.js';
 import { fixture } from '../support/fixtures.js';
 
 // Reference digests computed with Python `xxhash.xxh3_128(data).hexdigest()` (xxhash 4.0.1).
@@ -31,7 +31,9 @@ describe('XXH3-128', () => {
       await writeFile(join(dir, 'a.bin'), data);
       await writeFile(join(dir, 'empty.bin'), Buffer.alloc(0));
       expect(await hashFile(join(dir, 'a.bin'))).toBe(hashBytes(data));
+      expect(await hashFileBytes(data)).toBe(hashBytes(data)); // a file the analysis read whole
       expect(await hashFile(join(dir, 'empty.bin'))).toBe('99aa06d3014798d86001c324468d497f');
+      expect(await hashFileBytes(Buffer.alloc(0))).toBe('99aa06d3014798d86001c324468d497f');
     } finally {
       await rm(dir, { recursive: true });
     }

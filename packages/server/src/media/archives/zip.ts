@@ -36,6 +36,8 @@ import { openZipFile, type OpenZipFile } from './zip-file-reader.js';
 const YAUZL_METHODS = new Set([0, 8]);
 /** A central directory up to this size is read at once before a walk over all of it (~100 bytes an entry). */
 const DIRECTORY_PRELOAD_BYTES = 16 * 1024 * 1024;
+/** The largest ZIP an analysis reads whole: it and its inflating are held in memory until the listing ends. */
+const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 
 interface ZipItem {
   name: string;
@@ -239,33 +241,42 @@ function localDataStart(buf: Buffer, zip: ZipFile, entry: Entry): number {
 const inflateRawAsync = promisify(inflateRaw);
 
 /**
- * Buffers the analysis reads entries into, reused from entry to entry and book to book: a fresh buffer per page
- * (20 a book) was garbage for V8 to collect (its collector ran ~3 s in a 300-book import) and memory for glibc's
- * main arena to fragment (issue 18). At most {@link SPARE_READ_BUFFERS} are kept, of at most
- * {@link REUSED_READ_BYTES} each, and all are dropped once none was used for {@link SPARE_READ_IDLE_MS}.
+ * Buffers reused from entry to entry and book to book: a fresh buffer per page (20 a book) was garbage for V8 to
+ * collect (its collector ran ~3 s in a 300-book import) and memory for glibc's main arena to fragment (issue 18).
+ * At most `count` are kept, of at most `maxBytes` each, and all are dropped once none was used for `idleMs`.
  */
-const spareReadBuffers: Buffer[] = [];
-const SPARE_READ_BUFFERS = 4;
-const REUSED_READ_BYTES = 4 * 1024 * 1024;
-const SPARE_READ_IDLE_MS = 5_000;
-let dropSpares: NodeJS.Timeout | undefined;
+class SpareBuffers {
+  private readonly spares: Buffer[] = [];
+  private drop: NodeJS.Timeout | undefined;
 
-function takeReadBuffer(length: number): Buffer {
-  if (length > REUSED_READ_BYTES) return Buffer.allocUnsafe(length);
-  const i = spareReadBuffers.findIndex((b) => b.length >= length);
-  if (i >= 0) return spareReadBuffers.splice(i, 1)[0]!;
-  // a little room, so that the next, slightly larger page fits too
-  return Buffer.allocUnsafe(Math.min(REUSED_READ_BYTES, Math.max(length, 64 * 1024) * 1.25));
+  constructor(
+    private readonly count: number,
+    private readonly maxBytes: number,
+    private readonly idleMs = 5_000,
+  ) {}
+
+  take(length: number): Buffer {
+    if (length > this.maxBytes) return Buffer.allocUnsafe(length);
+    const i = this.spares.findIndex((b) => b.length >= length);
+    if (i >= 0) return this.spares.splice(i, 1)[0]!;
+    // a little room, so that the next, slightly larger one fits too
+    return Buffer.allocUnsafe(Math.ceil(Math.min(this.maxBytes, Math.max(length, 64 * 1024) * 1.25)));
+  }
+
+  giveBack(buffer: Buffer): void {
+    if (buffer.length > this.maxBytes) return;
+    if (this.spares.length >= this.count) this.spares.shift();
+    this.spares.push(buffer);
+    clearTimeout(this.drop);
+    this.drop = setTimeout(() => (this.spares.length = 0), this.idleMs);
+    this.drop.unref();
+  }
 }
 
-function giveBackReadBuffer(buffer: Buffer): void {
-  if (buffer.length > REUSED_READ_BYTES) return;
-  if (spareReadBuffers.length >= SPARE_READ_BUFFERS) spareReadBuffers.shift();
-  spareReadBuffers.push(buffer);
-  clearTimeout(dropSpares);
-  dropSpares = setTimeout(() => (spareReadBuffers.length = 0), SPARE_READ_IDLE_MS);
-  dropSpares.unref();
-}
+/** What the analysis reads entries into (four reads in flight). */
+const readBuffers = new SpareBuffers(4, 4 * 1024 * 1024);
+/** What the analysis reads whole files into: one per task runner on a machine of two cores. */
+const wholeFileBuffers = new SpareBuffers(2, WHOLE_FILE_BYTES);
 
 /** Up to `length` bytes of the file at `position` into `buffer` (fewer only at end of file); the bytes read. */
 function readInto(fd: number, buffer: Buffer, position: number, length: number): Promise<Buffer> {
@@ -290,15 +301,21 @@ function readInto(fd: number, buffer: Buffer, position: number, length: number):
  * local extra field is unusually long) into a reused buffer, inflated in zlib's thread pool, off the event loop;
  * exactly the declared size, or an error. The bytes are valid until `release()`.
  */
-async function readWhole(fd: number, zip: ZipFile, entry: Entry): Promise<{ bytes: Buffer; release(): void }> {
+async function readWhole(
+  fd: number,
+  zip: ZipFile,
+  entry: Entry,
+  file?: Buffer,
+): Promise<{ bytes: Buffer; release(): void }> {
   const offset = entry.relativeOffsetOfLocalHeader;
   const compressed = entry.compressedSize;
   const guess = LOCAL_HEADER_SIZE + entry.fileNameLength + entry.extraFieldLength + LOCAL_EXTRA_SLACK;
   const length = Math.min(zip.fileSize - offset, guess + compressed);
-  const reused = takeReadBuffer(length);
-  const release = () => giveBackReadBuffer(reused);
+  // the whole file already in memory: the entry is a view of it, nothing read or taken
+  const reused = file ? undefined : readBuffers.take(length);
+  const release = () => reused && readBuffers.giveBack(reused);
   try {
-    let buf = await readInto(fd, reused, offset, length);
+    let buf = file ? file.subarray(offset) : await readInto(fd, reused!, offset, length);
     const dataStart = localDataStart(buf, zip, entry);
     if (buf.length < dataStart + compressed) {
       buf = Buffer.concat([buf, await readAt(fd, offset + buf.length, dataStart + compressed - buf.length)]);
@@ -328,6 +345,7 @@ async function withVerifiedEntry<T>(
   fd: number,
   item: ZipItem,
   use: (bytes: Buffer | Error) => Promise<T>,
+  wholeFile?: WholeFile,
 ): Promise<T> {
   if (isEncrypted(item.entry)) throw new MediaError('ERR_1002', `Encrypted ZIP entry not supported: ${item.name}`);
   const size = Math.min(item.entry.uncompressedSize, mediaLimits().maxEntryBytes);
@@ -340,17 +358,61 @@ async function withVerifiedEntry<T>(
       return e instanceof Error ? e : new Error(String(e));
     }
   };
-  if (yauzlCanRead && size > bufferedBytes.size) return use(await read(() => streamVerified(zip, item)));
-  return bufferedBytes.run(size, `entry "${item.name}"`, async () => {
-    if (!yauzlCanRead) return use(await read(async () => checkedCrc(item, await readEntry(file, zip, item))));
-    const whole = await read(() => readWhole(fd, zip, item.entry));
+  const verified = async () => {
+    const whole = await read(() => readWhole(fd, zip, item.entry, wholeFile?.bytes));
     if (whole instanceof Error) return use(whole);
     try {
       return await use(await read(async () => checkedCrc(item, whole.bytes)));
     } finally {
       whole.release();
     }
+  };
+  // the whole file's hold already covers this entry (and its inflating): no second hold to wait for while holding
+  if (wholeFile) return verified();
+  if (yauzlCanRead && size > bufferedBytes.size) return use(await read(() => streamVerified(zip, item)));
+  return bufferedBytes.run(size, `entry "${item.name}"`, async () => {
+    if (!yauzlCanRead) return use(await read(async () => checkedCrc(item, await readEntry(file, zip, item))));
+    return verified();
   });
+}
+
+/** A ZIP read whole into memory once, for its analysis (see {@link readFileWhole}). */
+interface WholeFile {
+  bytes: Buffer;
+  release(): void;
+}
+
+/**
+ * With `onFileBytes`, the file read once, whole, into a reused buffer held within the buffer budget, when it is at
+ * most {@link WHOLE_FILE_BYTES} with what inflating {@link HEAD_READS_IN_FLIGHT} of its deflated entries at once
+ * can take, and every entry is one yauzl's methods read: then the entries are views of it and the file hash comes
+ * from the same bytes (issue 18: HashBook read every file a second time). Undefined otherwise: entries are read
+ * from the file as before.
+ */
+async function readFileWhole(fd: number, zip: ZipFile, items: readonly ZipItem[]): Promise<WholeFile | undefined> {
+  if (!items.every((i) => YAUZL_METHODS.has(i.entry.compressionMethod))) return undefined;
+  const inflated = items
+    .filter((i) => i.entry.compressionMethod !== 0)
+    .map((i) => i.entry.uncompressedSize)
+    .sort((a, b) => b - a)
+    .slice(0, HEAD_READS_IN_FLIGHT)
+    .reduce((sum, n) => sum + n, 0);
+  const hold = zip.fileSize + inflated;
+  if (hold > WHOLE_FILE_BYTES || hold > bufferedBytes.size) return undefined;
+  const releaseHold = await bufferedBytes.hold(hold, 'the whole file');
+  const buffer = wholeFileBuffers.take(zip.fileSize);
+  const release = () => {
+    wholeFileBuffers.giveBack(buffer);
+    releaseHold();
+  };
+  try {
+    const bytes = await readInto(fd, buffer, 0, zip.fileSize);
+    if (bytes.length === zip.fileSize) return { bytes, release };
+  } catch {
+    // read it entry by entry, which reports what is wrong with it
+  }
+  release();
+  return undefined;
 }
 
 /** Inflates an entry as it streams, checking its CRC-32 and size; returns its first {@link HEAD_BYTES}. */
@@ -438,20 +500,28 @@ async function describeItem(
   fd: number,
   item: ZipItem,
   opts: ListingOptions,
+  wholeFile?: WholeFile,
 ): Promise<ContainerEntry> {
   const { dimensions } = opts;
   const size = item.entry.uncompressedSize;
   if (opts.verify) {
-    const entry = await withVerifiedEntry(file, zip, fd, item, async (bytes) => {
-      if (!(bytes instanceof Error)) {
-        const whole = describeEntry(item.name, size, bytes, dimensions);
-        const listed = isPage(whole) && !(await imageHeaderReadable(bytes)) ? { ...whole, mediaType: null } : whole;
-        // an entry larger than the buffer budget was checked as it streamed: only its head is here
-        if (bytes.length === size) opts.onVerified?.(listed, bytes);
-        return listed;
-      }
-      return null;
-    });
+    const entry = await withVerifiedEntry(
+      file,
+      zip,
+      fd,
+      item,
+      async (bytes) => {
+        if (!(bytes instanceof Error)) {
+          const whole = describeEntry(item.name, size, bytes, dimensions);
+          const listed = isPage(whole) && !(await imageHeaderReadable(bytes)) ? { ...whole, mediaType: null } : whole;
+          // an entry larger than the buffer budget was checked as it streamed: only its head is here
+          if (bytes.length === size) opts.onVerified?.(listed, bytes);
+          return listed;
+        }
+        return null;
+      },
+      wholeFile,
+    );
     if (entry) return entry;
     // It does not read whole: typed from its start if that reads, as without `verify`; a page loses its type.
     const typed = await describeItem(file, zip, fd, item, { dimensions });
@@ -505,10 +575,16 @@ export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader[
       async (zip, fd) => {
         // The heads are read once the whole directory is known, several at a time: each read is a round trip
         // to libuv's thread pool, and overlapping them is what makes a 20-page book cheap.
-        const entries = await mapConcurrently(items, HEAD_READS_IN_FLIGHT, (item) =>
-          describeItem(file, zip, fd, item, opts),
-        );
-        return sortEntries(entries);
+        const wholeFile = opts.verify && opts.onFileBytes ? await readFileWhole(fd, zip, items) : undefined;
+        try {
+          if (wholeFile) await opts.onFileBytes!(wholeFile.bytes);
+          const entries = await mapConcurrently(items, HEAD_READS_IN_FLIGHT, (item) =>
+            describeItem(file, zip, fd, item, opts, wholeFile),
+          );
+          return sortEntries(entries);
+        } finally {
+          wholeFile?.release();
+        }
       },
     );
   },

@@ -1,0 +1,98 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * Gives the memory glibc's allocator holds free back to the system (`malloc_trim(0)`, through koffi's FFI).
+ *
+ * What an import frees (libvips' decodes on libuv's threads, read and inflate buffers on the main thread) stays in
+ * glibc's arenas: `free` returns memory only from the top of an arena and only past a threshold that glibc raises
+ * after every large buffer freed, and never the free pages in the middle. After a 300-book import the server sat
+ * ~60 MB above where it started a minute after the queue emptied (bench:scan: 176 MB, of which the main arena 48 MB
+ * and the threads' arenas 26 MB); one `malloc_trim(0)` brought it to 127 MB (15 and 11 MB). `MALLOC_ARENA_MAX`
+ * helps less and only the deployment can set it (glibc reads it before any of our code runs).
+ *
+ * Not glibc (musl, macOS, Windows) or no koffi build for the platform: nothing to do, and nothing done.
+ */
+type Trim = (pad: number) => number;
+let trim: Promise<Trim | null> | undefined;
+
+function loadTrim(): Promise<Trim | null> {
+  trim ??= (async () => {
+    if (process.platform !== 'linux') return null;
+    try {
+      const { default: koffi } = await import('koffi');
+      return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as Trim;
+    } catch {
+      return null; // musl has no libc.so.6 nor malloc_trim
+    }
+  })();
+  return trim;
+}
+
+/** `malloc_trim(0)`; false where there is no such call. */
+export async function releaseFreedMemory(): Promise<boolean> {
+  const malloc_trim = await loadTrim();
+  if (!malloc_trim) return false;
+  malloc_trim(0);
+  return true;
+}
+
+let gc: (() => void) | undefined;
+
+/**
+ * A full garbage collection, then {@link releaseFreedMemory} a second later: a Buffer's memory (the analysis's read buffers, once
+ * dropped) is freed only when V8 collects the Buffer, and a server waiting for work allocates nothing that would
+ * make V8 collect. V8's `gc` is reachable only with `--expose-gc`, which every way of starting the server would
+ * have to pass: set at run time, it gives new contexts the function.
+ */
+export async function collectAndReleaseMemory(): Promise<boolean> {
+  gc ??= (() => {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  })();
+  gc();
+  // V8 frees the memory of collected Buffers on a background thread after the collection: trim once it has
+  await delay(1_000);
+  return releaseFreedMemory();
+}
+
+/**
+ * When to give freed memory back while tasks run: at most every `busyMs` while work goes on (`release`: a long
+ * import peaks lower; a trim costs well under a millisecond, plus the page faults of memory used again), and
+ * `quietMs` after the last piece of work (`settle`: a full collection first, once the analysis's spare buffers,
+ * dropped 5 s after their last use, are garbage; the RSS falls back within seconds of the queue emptying rather than
+ * never).
+ */
+export function memoryReleaser(
+  opts: { quietMs?: number; busyMs?: number; release?: () => unknown; settle?: () => unknown } = {},
+) {
+  const quietMs = opts.quietMs ?? 8_000;
+  const busyMs = opts.busyMs ?? 3_000;
+  const release = opts.release ?? releaseFreedMemory;
+  const settle = opts.settle ?? collectAndReleaseMemory;
+  let timer: NodeJS.Timeout | undefined;
+  let lastRelease = performance.now();
+  const run = (how: () => unknown) => {
+    clearTimeout(timer);
+    timer = undefined;
+    lastRelease = performance.now();
+    void Promise.resolve()
+      .then(how)
+      .catch(() => undefined);
+  };
+  return {
+    /** A piece of work ended. */
+    workDone(): void {
+      if (performance.now() - lastRelease >= busyMs) run(release);
+      clearTimeout(timer);
+      timer = setTimeout(() => run(settle), quietMs);
+      timer.unref();
+    },
+    /** Drops the pending release (shutting down). */
+    stop(): void {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

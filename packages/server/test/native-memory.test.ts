@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { collectAndReleaseMemory, memoryReleaser, releaseFreedMemory } from '../src/native-memory.js';
+
+/*
+ * Issue 18: after an import the server gives the memory glibc holds free back to the system (malloc_trim), once the
+ * tasks have stopped and at most every few seconds while they run.
+ */
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('freed native memory given back', () => {
+  it('calls malloc_trim on glibc Linux (this machine), after a full collection when settling', async () => {
+    expect(await releaseFreedMemory()).toBe(process.platform === 'linux');
+    expect(await collectAndReleaseMemory()).toBe(process.platform === 'linux');
+  });
+
+  it('with a full collection, once, shortly after the last piece of work', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const [release, settle] = [vi.fn(), vi.fn()];
+    const releaser = memoryReleaser({ quietMs: 2_000, busyMs: 10_000, release, settle });
+    releaser.workDone();
+    vi.advanceTimersByTime(1_000);
+    releaser.workDone();
+    vi.advanceTimersByTime(1_999);
+    expect(settle).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    await vi.waitFor(() => expect(settle).toHaveBeenCalledTimes(1));
+    vi.advanceTimersByTime(60_000);
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(release).not.toHaveBeenCalled();
+  });
+
+  it('and at most every busyMs while work goes on without a pause', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const [release, settle] = [vi.fn(), vi.fn()];
+    const releaser = memoryReleaser({ quietMs: 2_000, busyMs: 10_000, release, settle });
+    for (let t = 0; t < 25_000; t += 500) {
+      releaser.workDone();
+      vi.advanceTimersByTime(500);
+    }
+    await vi.waitFor(() => expect(release).toHaveBeenCalledTimes(2)); // at 10 s and 20 s
+    releaser.stop();
+    vi.advanceTimersByTime(60_000);
+    expect(release).toHaveBeenCalledTimes(2);
+    expect(settle).not.toHaveBeenCalled();
+  });
+});
