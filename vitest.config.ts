@@ -15,6 +15,11 @@ export default defineConfig({
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Test files share their worker's modules instead of loading the server's again for each file: no server
+          // test mocks a module, stubs a global or changes the environment, and each starts its own server. The
+          // server project took 15% less CPU (398 → 340 s, user time 321 → 242 s) for the same 1,618 passing tests;
+          // its worker's peak resident memory went from 1.3 to 1.9 GB.
+          isolate: false,
         },
       },
       {
