@@ -75,11 +75,22 @@ export class SqliteFullTextSearch implements FullTextSearch {
       // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
       // the words whole, then at the start of a word, then anywhere, then the other hits (authors, tags,
       // summary…); shorter titles first within each tier. Each tier reads at most `limit` hits.
-      const tiers = [expressions.titleWhole, expressions.titleStart, expressions.titleAny, expressions.all];
+      // Whole words and word starts in titles are subsets of "anywhere in a title": when that has no hit (an
+      // author's name, a word of summaries), neither has, and their queries, which read the same trigram lists
+      // through a library's whole index, are skipped.
+      const titleAny = expressions.titleAny === null ? [] : await rowids(expressions.titleAny, sql`LIMIT ${limit}`);
+      const titled = titleAny.length > 0;
+      const tiers = [
+        titled ? expressions.titleWhole : null,
+        titled ? expressions.titleStart : null,
+        titleAny,
+        expressions.all,
+      ];
       const tierOf = new Map<number, number>();
       for (const [tier, match] of tiers.entries()) {
         if (match === null || tierOf.size >= limit) continue;
-        for (const r of await rowids(match, sql`LIMIT ${limit}`)) if (!tierOf.has(r)) tierOf.set(r, tier);
+        const hits = typeof match === 'string' ? await rowids(match, sql`LIMIT ${limit}`) : match;
+        for (const r of hits) if (!tierOf.has(r)) tierOf.set(r, tier);
       }
       const hits = await this.hitsOf(entity, [...tierOf.keys()]);
       return hits
