@@ -11,10 +11,19 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claim, iso, openDatabase, openForBulkWrite, sessionCookie, startServer } from './support/server.mjs';
+import {
+  claim,
+  cpuSeconds,
+  iso,
+  memoryMb,
+  openDatabase,
+  openForBulkWrite,
+  sessionCookie,
+  startServer,
+} from './support/server.mjs';
 
 const { values: args } = parseArgs({
-  options: { books: { type: 'string', default: '100000' }, reuse: { type: 'string' } },
+  options: { books: { type: 'string', default: '100000' }, reuse: { type: 'string' }, main: { type: 'string' } },
 });
 const BOOKS_PER_SERIES = 20;
 const SERIES = Math.max(1, Math.round(Number(args.books) / BOOKS_PER_SERIES));
@@ -285,7 +294,9 @@ async function measure(name, cookie, base, request) {
 }
 
 // `--reuse <dir>`: measure again on a data directory an earlier run kept (BENCH_KEEP=1), e.g. after a change to
-// the server, without writing the database again (its path is the one printed, ending in /data).
+// the server, without writing the database again (its path is the one printed, ending in /data). `--main <main.js>`
+// measures another build of the server (a copy of an earlier `dist/` kept inside packages/server, where it finds
+// its packages): before and after a change on the same database in one sitting, as the machine's load varies.
 const work = args.reuse ?? (await mkdtemp(join(tmpdir(), 'quire-bench-api-')));
 const dataDir = args.reuse ?? join(work, 'data');
 let server;
@@ -327,10 +338,11 @@ try {
   ro.close();
 
   let started = Date.now();
-  server = await startServer({ dataDir, startTimeoutMs: 3_600_000 });
+  server = await startServer({ dataDir, startTimeoutMs: 3_600_000, ...(args.main ? { main: args.main } : {}) });
   console.log(`server started in ${Date.now() - started} ms (migrations included)`);
   const cookie = await sessionCookie(server.base, authorization);
   started = Date.now();
+  const cpuBefore = await cpuSeconds(server.pid);
   // The first search waits for the whole index; fetch gives up on an answer after 300 s, so ask again until then.
   for (;;) {
     try {
@@ -345,7 +357,10 @@ try {
       if (/** @type {{ cause?: { code?: string } }} */ (e).cause?.code !== 'UND_ERR_HEADERS_TIMEOUT') throw e;
     }
   }
-  console.log(`first search answered in ${Date.now() - started} ms (builds the search index on a first start)`);
+  console.log(
+    `first search answered in ${Date.now() - started} ms (builds the search index on a first start), ` +
+      `using ${((await cpuSeconds(server.pid)) - cpuBefore).toFixed(1)} s of the server's CPU (all threads)`,
+  );
   console.log(`database size: ${await size()}`);
 
   // Whole and partial words of titles, two-word queries, author names, words of summaries.
@@ -411,6 +426,11 @@ try {
       `${r.name.padEnd(56)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)}  ${r.total}${over ? '  OVER BUDGET' : ''}`,
     );
   }
+  const memory = await memoryMb(server.pid);
+  console.log(
+    `\nserver RSS after the measurements: ${memory.rss.toFixed(0)} MB (anonymous ${memory.anon.toFixed(0)} MB, ` +
+      `file-backed ${memory.file.toFixed(0)} MB: the mapped database, reclaimable)`,
+  );
   console.log(failed ? `\nFAIL: some p95 above ${BUDGET_MS} ms` : `\nOK: every p95 within ${BUDGET_MS} ms`);
   process.exitCode = failed ? 1 : 0;
 } finally {

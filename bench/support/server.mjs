@@ -192,13 +192,14 @@ export function openForBulkWrite(dataDir) {
 export const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
 
 /**
- * RSS and peak RSS (VmHWM) of a process, in MiB.
+ * RSS and peak RSS (VmHWM) of a process, in MiB; of the RSS, `anon` is the process's own memory and `file` the
+ * pages of files it maps (e.g. a memory-mapped database), which the kernel can reclaim.
  * @param {number} pid
  */
 export async function memoryMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (/** @type {string} */ key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };
 }
 
 /**

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, Migrator, type SqliteDatabase, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { configureConnection } from './sqlite-connection.js';
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
@@ -17,10 +18,7 @@ export interface OpenedDatabase {
 
 export async function openDatabase(file: string): Promise<OpenedDatabase> {
   const sqlite = new Database(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  configureConnection(sqlite, { busyTimeoutMs: 5000 });
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return { db, close: () => db.destroy() };

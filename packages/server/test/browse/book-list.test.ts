@@ -345,3 +345,18 @@ describe('next / previous in the series', () => {
     expect((await c.call(f.users.admin, 'GET', '/api/v1/books/NOPE/next')).status).toBe(404);
   });
 });
+
+describe('paging', () => {
+  it('counts every matching book on a full page, on the last one and past the end', async () => {
+    const all = await c.bookPage(f.users.admin, '/api/v1/books?unpaged=true&sort=metadata.title,asc');
+    const total = all.content.length;
+    expect(total).toBeGreaterThan(4);
+    const first = await c.bookPage(f.users.admin, '/api/v1/books?page=0&size=2&sort=metadata.title,asc');
+    expect(first).toMatchObject({ totalElements: total, numberOfElements: 2 });
+    expect(bookKeys(f, first)).toEqual(bookKeys(f, all).slice(0, 2));
+    const last = await c.bookPage(f.users.admin, `/api/v1/books?page=${Math.ceil(total / 2) - 1}&size=2`);
+    expect(last).toMatchObject({ totalElements: total, last: true });
+    const past = await c.bookPage(f.users.admin, '/api/v1/books?page=50&size=2');
+    expect(past).toMatchObject({ content: [], totalElements: total, empty: true });
+  });
+});

@@ -46,12 +46,14 @@ export class BookListQueries {
     const from = this.from(request.ctx, joins, q.fts, q.readListId);
     const orderBy = sort.orderBy.length ? sql`ORDER BY ${sql.join([...sort.orderBy, sql`b.id`])}` : none;
     const limit = slice ? sql`LIMIT ${slice.limit} OFFSET ${slice.offset}` : none;
-    const { rows } = await sql<{ id: string }>`SELECT b.id FROM ${from} WHERE ${q.where} ${orderBy} ${limit}`.execute(
-      this.db,
-    );
+    // The total comes with the page: `count(*) OVER ()` counts every matching row before LIMIT, in the pass that
+    // reads them all to sort them anyway; a second query counting them read thousands of rows again at 1,000,000
+    // books. Only a page past the end, which has no row to carry it, still counts apart.
+    const { rows } = await sql<{ id: string; total: number }>`
+      SELECT b.id, count(*) OVER () AS total FROM ${from} WHERE ${q.where} ${orderBy} ${limit}`.execute(this.db);
     const ids = rows.map((r) => r.id);
-    let total = ids.length;
-    if (slice && !(slice.offset === 0 && ids.length < slice.limit)) {
+    let total = rows.length ? Number(rows[0]!.total) : 0;
+    if (slice && rows.length === 0 && slice.offset > 0) {
       const counted = await sql<{ n: number }>`
         SELECT count(*) AS n FROM ${this.from(request.ctx, q.joins, q.fts, undefined)} WHERE ${q.where}`.execute(
         this.db,
@@ -74,9 +76,12 @@ export class BookListQueries {
           ? sql<SqlBool>`s.library_id IN (${sql.join(libraryIds)})`
           : sql<SqlBool>`0`,
     ]);
+    // series_metadata only when the caller's restrictions read it (age rating, labels): every series has its row,
+    // and counting a deck of thousands of series read it for nothing.
+    const metadata = where !== null && /\bsm\./.test(where.compile(this.db).sql);
     const deck = sql`read_progress_series rs
       JOIN series s ON s.id = rs.series_id
-      JOIN series_metadata sm ON sm.series_id = s.id
+      ${metadata ? sql`JOIN series_metadata sm ON sm.series_id = s.id` : none}
       WHERE rs.user_id = ${ctx.userId} AND rs.in_progress_count = 0 AND rs.read_count != s.book_count
       ${where ? sql`AND ${where}` : none}`;
     const limit = slice ? sql`LIMIT ${slice.limit} OFFSET ${slice.offset}` : none;

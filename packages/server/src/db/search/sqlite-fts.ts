@@ -5,6 +5,7 @@ import { SEARCH_HIT_LIMIT, type FullTextSearch } from './full-text-search.js';
 import { toMatchExpressions } from './match.js';
 import { sortKey } from '../../domain/text.js';
 import { documentField } from './text.js';
+import { indexOffThread } from './sqlite-fts-indexer.js';
 
 /**
  * FullTextSearch on SQLite FTS5 (migration 0006). Triggers note changed series and books in `search_pending`;
@@ -14,6 +15,12 @@ import { documentField } from './text.js';
 
 /** Documents per refresh transaction: ~15 ms, so that a scan's refresh never holds requests for long. */
 const BATCH = 100;
+/**
+ * A backlog of this many documents or more (a first start on a large library, a scan of thousands of books, an
+ * upgrade that re-indexes) is indexed by a worker thread with its own connection (`sqlite-fts-worker.ts`), in
+ * transactions a hundred times larger and with full planner statistics afterwards, without holding the event loop.
+ */
+const OFF_THREAD_BACKLOG = 1000;
 const REFRESH_DELAY_MS = 1500;
 const OPTIMIZE_AFTER = 1000;
 
@@ -68,11 +75,22 @@ export class SqliteFullTextSearch implements FullTextSearch {
       // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
       // the words whole, then at the start of a word, then anywhere, then the other hits (authors, tags,
       // summary…); shorter titles first within each tier. Each tier reads at most `limit` hits.
-      const tiers = [expressions.titleWhole, expressions.titleStart, expressions.titleAny, expressions.all];
+      // Whole words and word starts in titles are subsets of "anywhere in a title": when that has no hit (an
+      // author's name, a word of summaries), neither has, and their queries, which read the same trigram lists
+      // through a library's whole index, are skipped.
+      const titleAny = expressions.titleAny === null ? [] : await rowids(expressions.titleAny, sql`LIMIT ${limit}`);
+      const titled = titleAny.length > 0;
+      const tiers = [
+        titled ? expressions.titleWhole : null,
+        titled ? expressions.titleStart : null,
+        titleAny,
+        expressions.all,
+      ];
       const tierOf = new Map<number, number>();
       for (const [tier, match] of tiers.entries()) {
         if (match === null || tierOf.size >= limit) continue;
-        for (const r of await rowids(match, sql`LIMIT ${limit}`)) if (!tierOf.has(r)) tierOf.set(r, tier);
+        const hits = typeof match === 'string' ? await rowids(match, sql`LIMIT ${limit}`) : match;
+        for (const r of hits) if (!tierOf.has(r)) tierOf.set(r, tier);
       }
       const hits = await this.hitsOf(entity, [...tierOf.keys()]);
       return hits
@@ -130,46 +148,75 @@ export class SqliteFullTextSearch implements FullTextSearch {
 
   private async drain(): Promise<void> {
     // The usual case, nothing to do, costs one indexed read and no transaction.
-    if (!(await this.db.selectFrom('search_pending').select('id').limit(1).executeTakeFirst())) return;
+    const backlog = await this.db
+      .selectFrom((eb) => eb.selectFrom('search_pending').select('id').limit(OFF_THREAD_BACKLOG).as('p'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(backlog.n) === 0) return;
+    if (Number(backlog.n) >= OFF_THREAD_BACKLOG) {
+      const file = await databaseFile(this.db);
+      // A database in memory has no file a second connection could open: indexed here, as a small backlog is.
+      if (file !== null) {
+        const { analysed } = await indexOffThread(file);
+        // This connection reads the statistics the thread wrote only when told to.
+        if (analysed) await sql`ANALYZE sqlite_schema`.execute(this.db);
+        return;
+      }
+    }
     let indexed = 0;
     for (;;) {
-      const done = await this.db.transaction().execute(async (tx) => {
-        const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(BATCH).execute();
-        if (pending.length === 0) return true;
-        const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
-        let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
-        // A one-shot book's document carries its series' fields.
-        if (seriesIds.length) {
-          const oneshotBooks = await tx
-            .selectFrom('book')
-            .select('id')
-            .where('series_id', 'in', seriesIds)
-            .where('oneshot', '=', 1)
-            .execute();
-          bookIds = [...new Set([...bookIds, ...oneshotBooks.map((b) => b.id)])];
-        }
-        if (seriesIds.length) await indexSeries(tx, seriesIds);
-        for (const part of chunks(bookIds)) await indexBooks(tx, part);
-        for (const kind of ['series', 'book'] as const) {
-          const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
-          for (const part of chunks(ids)) {
-            await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
-          }
-        }
-        indexed += pending.length;
-        return pending.length < BATCH;
-      });
+      const { count, done } = await this.db.transaction().execute((tx) => indexPendingBatch(tx, BATCH));
+      indexed += count;
       if (done) break;
       // Let requests in between batches: better-sqlite3 is synchronous, a long refresh would hold the event loop.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    // After a large change the query planner needs fresh statistics (a scan of thousands of books, an upgrade):
-    // bounded analysis, so that this costs milliseconds, not seconds.
+    // After a change of thousands of documents the query planner needs fresh statistics: bounded analysis, so that
+    // this costs milliseconds on the event loop, not seconds (a larger backlog is analysed fully, off the loop).
     if (indexed >= OPTIMIZE_AFTER) {
       await sql`PRAGMA analysis_limit = 400`.execute(this.db);
       await sql`PRAGMA optimize = 0x10002`.execute(this.db);
     }
   }
+}
+
+/** The file of the connection's main database, or null when it is in memory or temporary. */
+async function databaseFile(db: Db): Promise<string | null> {
+  const { rows } = await sql<{ name: string; file: string }>`PRAGMA database_list`.execute(db);
+  return rows.find((r) => r.name === 'main')?.file || null;
+}
+
+/**
+ * Indexes up to `batch` pending documents in the caller's transaction: the series and books noted in
+ * `search_pending`, then their notes are removed. `done` when nothing is left pending.
+ */
+export async function indexPendingBatch(tx: Db, batch: number): Promise<{ count: number; done: boolean }> {
+  const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(batch).execute();
+  if (pending.length === 0) return { count: 0, done: true };
+  const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
+  let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
+  // A one-shot book's document carries its series' fields.
+  if (seriesIds.length) {
+    for (const part of chunks(seriesIds)) {
+      const oneshotBooks = await tx
+        .selectFrom('book')
+        .select('id')
+        .where('series_id', 'in', part)
+        .where('oneshot', '=', 1)
+        .execute();
+      bookIds.push(...oneshotBooks.map((b) => b.id));
+    }
+    bookIds = [...new Set(bookIds)];
+  }
+  for (const part of chunks(seriesIds)) await indexSeries(tx, part);
+  for (const part of chunks(bookIds)) await indexBooks(tx, part);
+  for (const kind of ['series', 'book'] as const) {
+    const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
+    for (const part of chunks(ids)) {
+      await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
+    }
+  }
+  return { count: pending.length, done: pending.length < batch };
 }
 
 async function replaceDocuments(
