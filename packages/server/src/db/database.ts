@@ -1,12 +1,13 @@
 /**
- * The SQLite adapter: the only file that knows the database is SQLite. Everything else talks Kysely,
+ * The SQLite adapter (with sqlite-connection.ts, the settings of every connection, and the search index in
+ * search/sqlite-*): the only files that know the database is SQLite. Everything else talks Kysely,
  * so a PostgreSQL adapter can sit beside this one later.
  */
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, Migrator, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, Migrator, type SqliteDatabase, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { configureConnection } from './sqlite-connection.js';
+import { configureConnection, ImmediateSqliteDialect } from './sqlite-connection.js';
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
@@ -19,7 +20,7 @@ export interface OpenedDatabase {
 export async function openDatabase(file: string): Promise<OpenedDatabase> {
   const sqlite = new Database(file);
   configureConnection(sqlite, { busyTimeoutMs: 5000 });
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return { db, close: () => db.destroy() };
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDialectConfig } from 'kysely';
 
 /**
  * The bytes of the database file SQLite reads through a memory map: the most this build allows (2 GiB). A page
@@ -17,4 +18,25 @@ export function configureConnection(sqlite: Database.Database, opts: { busyTimeo
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${opts.busyTimeoutMs}`);
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
+}
+
+/**
+ * Transactions take the write lock when they begin (`BEGIN IMMEDIATE`), waiting for it in the busy handler. The
+ * search index thread writes through a connection of its own: a deferred transaction that read before that
+ * thread committed could no longer write (and the other way round) (SQLITE_BUSY_SNAPSHOT, which no waiting cures), and a scan failed so.
+ */
+export class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }

@@ -8,10 +8,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import type { DB } from '../schema.js';
 import { serve } from '../../media/worker-thread.js';
-import { configureConnection } from '../sqlite-connection.js';
+import { configureConnection, ImmediateSqliteDialect } from '../sqlite-connection.js';
 import { indexPendingBatch } from './sqlite-fts.js';
 import type { IndexAnswer, IndexCall } from './sqlite-fts-indexer.js';
 
@@ -38,7 +38,7 @@ export default serve<IndexCall, IndexAnswer>(async ({ file }) => {
   const sqlite = new Database(file);
   // This thread can wait for the main thread's writes as long as they take.
   configureConnection(sqlite, { busyTimeoutMs: 60_000 });
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   try {
     let indexed = 0;
     let batch = 500;
