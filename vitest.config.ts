@@ -15,6 +15,8 @@ export default defineConfig({
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // QUIRE_TEST_DATABASE=postgres: one PostgreSQL cluster for the run (npm run test:server:pg).
+          globalSetup: ['packages/server/test/support/postgres-cluster.ts'],
         },
       },
       {
