@@ -101,13 +101,15 @@ async function openPostgres(url: string, limits: PoolLimits): Promise<Db> {
  * otherwise, so it is refused with what to do.
  */
 async function checkCollation(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query<{ datcollate: string; encoding: string }>(
-    `SELECT datcollate, pg_encoding_to_char(encoding) AS encoding FROM pg_database WHERE datname = current_database()`,
+  const { rows } = await pool.query<{ datcollate: string; datctype: string; encoding: string }>(
+    `SELECT datcollate, datctype, pg_encoding_to_char(encoding) AS encoding FROM pg_database
+      WHERE datname = current_database()`,
   );
   const row = rows[0];
-  if (!row || !['C', 'POSIX', 'C.UTF-8', 'C.utf8'].includes(row.datcollate) || row.encoding !== 'UTF8')
+  const c = (locale: string | undefined) => ['C', 'POSIX', 'C.UTF-8', 'C.utf8'].includes(locale ?? '');
+  if (!row || !c(row.datcollate) || !c(row.datctype) || row.encoding !== 'UTF8')
     throw new Error(
-      `The PostgreSQL database must use UTF8 with the C collation (it has ${row?.encoding} / ${row?.datcollate}): ` +
+      `The PostgreSQL database must use UTF8 with the C locale (it has ${row?.encoding} / ${row?.datcollate}): ` +
         `CREATE DATABASE … TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
     );
 }

@@ -32,14 +32,18 @@ export function columnTypes(db: AnyDb) {
   };
 }
 
-/** `expr` compared without regard to ASCII case, as SQLite's NOCASE does (other letters compare as they are). */
-export function nocase(db: AnyDb, expr: RawBuilder<unknown>): RawBuilder<unknown> {
-  // With the C collation, PostgreSQL's lower() folds ASCII letters only: the same as NOCASE.
-  return isPostgres(db) ? sql`lower(${expr} COLLATE "C")` : sql`${expr} COLLATE NOCASE`;
+/**
+ * Creates PostgreSQL's `nocase` collation, so that queries say `COLLATE NOCASE` on both databases: an ICU collation,
+ * case-insensitive and accent-sensitive. It differs from SQLite's NOCASE only in folding the case of non-ASCII letters
+ * too (É = é). Sorts that must give SQLite's order compare `lower(x)` instead, which folds ASCII only on both (the
+ * PostgreSQL database has the C locale: database.ts).
+ */
+export async function createNocase(db: AnyDb): Promise<void> {
+  if (isPostgres(db))
+    await sql`CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)`.execute(
+      db,
+    );
 }
-
-/** `nocase` of a column or expression given as SQL text (sort keys). */
-export const nocaseRaw = (db: AnyDb, expr: string) => nocase(db, sql.raw(expr));
 
 /**
  * The strings of a JSON array (a parameter) as a table `(value, key)`: `key` is the 0-based position. SQLite's
@@ -63,9 +67,29 @@ export function groupConcat(
     : sql<string>`group_concat(${expr}, ${separator} ORDER BY ${orderBy})`;
 }
 
-/** The value at `path` (`$.a.b`) of a JSON text column, as text. */
-export function jsonText(db: AnyDb, column: RawBuilder<unknown>, path: string): RawBuilder<string | null> {
-  if (!isPostgres(db)) return sql<string | null>`json_extract(${column}, ${path})`;
-  const keys = path.replace(/^\$\.?/, '').split('.').filter(Boolean);
-  return sql<string | null>`(${column}::jsonb #>> ${`{${keys.join(',')}}`})`;
+/** Whether the JSON text in `column` holds `true` under `key` (a top-level key). */
+export function jsonIsTrue(db: AnyDb, column: RawBuilder<unknown>, key: string): RawBuilder<boolean> {
+  return isPostgres(db)
+    ? sql<boolean>`(${column}::jsonb -> ${key}) = 'true'::jsonb`
+    : sql<boolean>`json_extract(${column}, ${`$.${key}`}) = 1`;
 }
+
+/**
+ * `first` (a table and its alias) read in the order of its index `index`, joined with `then` on `on`. SQLite is told
+ * the index and the loop order (its sampled statistics never chose them: SeriesListQueries); PostgreSQL's planner,
+ * with full statistics, is left to choose.
+ */
+export function walkIndex(
+  db: AnyDb,
+  first: string,
+  index: string,
+  then: string,
+  on: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return isPostgres(db)
+    ? sql`${sql.raw(first)} JOIN ${sql.raw(then)} ON ${on}`
+    : sql`${sql.raw(first)} INDEXED BY ${sql.raw(index)} CROSS JOIN ${sql.raw(then)} ON ${on}`;
+}
+
+/** The LIKE that compares ASCII letters without regard to case: SQLite's LIKE, PostgreSQL's ILIKE (C locale). */
+export const notLikeNocase = (db: AnyDb) => (isPostgres(db) ? 'not ilike' : 'not like');

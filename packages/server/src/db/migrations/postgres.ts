@@ -42,9 +42,10 @@ export async function searchAndReadProgress(
     ['series_fts', ftsColumns.series],
     ['book_fts', ftsColumns.book],
   ] as const) {
+    // The document id is called `rowid`, as FTS5's is: the indexer (search/sqlite-fts.ts) writes both alike.
     await run(
       db,
-      `CREATE TABLE ${table} (docid bigint PRIMARY KEY, ${columns.map((c) => `${c} text NOT NULL DEFAULT ''`).join(', ')})`,
+      `CREATE TABLE ${table} (rowid bigint PRIMARY KEY, ${columns.map((c) => `${c} text NOT NULL DEFAULT ''`).join(', ')})`,
     );
     // One multi-column GIN index: a condition on any subset of the columns reads it.
     await run(
@@ -220,13 +221,13 @@ export async function searchAndReadProgress(
     `CREATE INDEX book_last_modified_idx ON book (last_modified_date)`,
     `CREATE INDEX book_metadata_release_date_idx ON book_metadata (release_date)`,
     `CREATE INDEX media_status_idx ON media (status)`,
-    `CREATE INDEX series_metadata_tag_value_idx ON series_metadata_tag (lower(tag COLLATE "C"))`,
-    `CREATE INDEX series_metadata_genre_value_idx ON series_metadata_genre (lower(genre COLLATE "C"))`,
-    `CREATE INDEX series_metadata_sharing_value_idx ON series_metadata_sharing (lower(label COLLATE "C"))`,
-    `CREATE INDEX book_metadata_tag_value_idx ON book_metadata_tag (lower(tag COLLATE "C"))`,
-    `CREATE INDEX book_metadata_author_value_idx ON book_metadata_author (lower(name COLLATE "C"))`,
-    `CREATE INDEX book_metadata_aggregation_tag_value_idx ON book_metadata_aggregation_tag (lower(tag COLLATE "C"))`,
-    `CREATE INDEX book_metadata_aggregation_author_value_idx ON book_metadata_aggregation_author (lower(name COLLATE "C"))`,
+    `CREATE INDEX series_metadata_tag_value_idx ON series_metadata_tag (tag COLLATE nocase)`,
+    `CREATE INDEX series_metadata_genre_value_idx ON series_metadata_genre (genre COLLATE nocase)`,
+    `CREATE INDEX series_metadata_sharing_value_idx ON series_metadata_sharing (label COLLATE nocase)`,
+    `CREATE INDEX book_metadata_tag_value_idx ON book_metadata_tag (tag COLLATE nocase)`,
+    `CREATE INDEX book_metadata_author_value_idx ON book_metadata_author (name COLLATE nocase)`,
+    `CREATE INDEX book_metadata_aggregation_tag_value_idx ON book_metadata_aggregation_tag (tag COLLATE nocase)`,
+    `CREATE INDEX book_metadata_aggregation_author_value_idx ON book_metadata_aggregation_author (name COLLATE nocase)`,
   ])
     await run(db, i);
 }

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../database.js';
 import { AUTHOR_ROLES, FIELDS, EVERYTHING, type SearchEntity } from './fields.js';
 import { SEARCH_HIT_LIMIT, type FullTextSearch } from './full-text-search.js';
-import { toMatchExpressions } from './match.js';
+import { FTS5, toMatchExpressions, type MatchLanguage } from './match.js';
 import { sortKey } from '../../domain/text.js';
 import { documentField } from './text.js';
 
@@ -51,19 +51,34 @@ export class SqliteFullTextSearch implements FullTextSearch {
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(protected readonly db: Db) {}
+
+  /** The language of the expressions `matching` reads. */
+  protected readonly language: MatchLanguage = FTS5;
+
+  /** The condition selecting the documents of `table` that `match` selects. */
+  protected matching(table: RawBuilder<unknown>, match: string): RawBuilder<unknown> {
+    return sql`${table} MATCH ${match}`;
+  }
+
+  /**
+   * After a large change the query planner needs fresh statistics (a scan of thousands of books, an upgrade):
+   * bounded analysis, so that this costs milliseconds, not seconds.
+   */
+  protected async analyse(): Promise<void> {
+    await sql`PRAGMA analysis_limit = 400`.execute(this.db);
+    await sql`PRAGMA optimize = 0x10002`.execute(this.db);
+  }
 
   async search(entity: SearchEntity, query: string | null | undefined, limit = SEARCH_HIT_LIMIT) {
     if (query === null || query === undefined || query.trim() === '') return null;
     const fields = FIELDS[entity];
-    const expressions = toMatchExpressions(query, fields);
+    const expressions = toMatchExpressions(query, fields, this.language);
     if (expressions === null) return [];
     await this.refresh();
     const table = sql.table(fields.table);
     const rowids = async (match: string, rest: RawBuilder<unknown>) =>
-      (
-        await sql<{ r: number }>`SELECT rowid AS r FROM ${table} WHERE ${table} MATCH ${match} ${rest}`.execute(this.db)
-      ).rows.map((x) => x.r);
+      (await sql<{ r: number }>`SELECT rowid AS r FROM ${table} WHERE ${this.matching(table, match)} ${rest}`.execute(this.db)).rows.map((x) => x.r);
     try {
       // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
       // the words whole, then at the start of a word, then anywhere, then the other hits (authors, tags,
@@ -163,12 +178,7 @@ export class SqliteFullTextSearch implements FullTextSearch {
       // Let requests in between batches: better-sqlite3 is synchronous, a long refresh would hold the event loop.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    // After a large change the query planner needs fresh statistics (a scan of thousands of books, an upgrade):
-    // bounded analysis, so that this costs milliseconds, not seconds.
-    if (indexed >= OPTIMIZE_AFTER) {
-      await sql`PRAGMA analysis_limit = 400`.execute(this.db);
-      await sql`PRAGMA optimize = 0x10002`.execute(this.db);
-    }
+    if (indexed >= OPTIMIZE_AFTER) await this.analyse();
   }
 }
 
