@@ -71,7 +71,8 @@ const TIMESTAMPTZ = 1184;
 const types = {
   getTypeParser(id: number, format?: 'text' | 'binary') {
     if (id === INT8 || id === NUMERIC) return (v: string) => Number(v);
-    if (id === TIMESTAMPTZ) return (v: string) => new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+    if (id === TIMESTAMPTZ)
+      return (v: string) => new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
     return pg.types.getTypeParser(id, format);
   },
 } as pg.CustomTypesConfig;

@@ -93,3 +93,28 @@ export function walkIndex(
 
 /** The LIKE that compares ASCII letters without regard to case: SQLite's LIKE, PostgreSQL's ILIKE (C locale). */
 export const notLikeNocase = (db: AnyDb) => (isPostgres(db) ? 'not ilike' : 'not like');
+
+/**
+ * The key of a unique index on `column` without regard to ASCII case: SQLite's NOCASE, `lower()` on PostgreSQL (which
+ * folds ASCII only in the C locale), so that both refuse the same names (`findByName` compares `lower()` on both).
+ */
+export const nocaseKey = (db: AnyDb, column: string): RawBuilder<unknown> =>
+  isPostgres(db) ? sql`lower(${sql.ref(column)})` : sql`${sql.raw(column)} COLLATE NOCASE`;
+
+/**
+ * Holds `name`'s lock until the transaction `tx` ends, so that transactions of every connection and instance that
+ * take it run one after the other: a PostgreSQL advisory lock. SQLite has one writer at a time already.
+ */
+export async function lockUntilCommit(tx: AnyDb, name: string): Promise<void> {
+  if (isPostgres(tx)) await sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(tx);
+}
+
+/** Runs `fn` holding `name`'s lock (`lockUntilCommit`) in a transaction on PostgreSQL; as it is on SQLite. */
+export function oneAtATime<D extends AnyDb, T>(db: D, name: string, fn: (tx: D) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return fn(db);
+  const locked = async (tx: D) => {
+    await lockUntilCommit(tx, name);
+    return fn(tx);
+  };
+  return db.isTransaction ? locked(db) : (db.transaction().execute((tx) => locked(tx as unknown as D)) as Promise<T>);
+}

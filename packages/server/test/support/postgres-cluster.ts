@@ -30,7 +30,9 @@ const freePort = () =>
 /** Runs a PostgreSQL program as the `postgres` user when we are root, as ourselves otherwise. */
 function asPostgres(program: string, args: string[]): void {
   const root = process.getuid?.() === 0;
-  const [cmd, argv] = root ? ['runuser', ['-u', 'postgres', '--', join(BIN, program), ...args]] : [join(BIN, program), args];
+  const [cmd, argv] = root
+    ? ['runuser', ['-u', 'postgres', '--', join(BIN, program), ...args]]
+    : [join(BIN, program), args];
   const r = spawnSync(cmd, argv, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${program} failed (${r.status}): ${r.stderr || r.stdout}`);
 }

@@ -71,3 +71,64 @@ export async function dropDatabaseOf(dataDir: string): Promise<void> {
 
 /** A database of its own for a test that opens one directly, without a data dir. */
 export const freshDatabase = (opts: { empty?: boolean } = {}) => databaseOf(`/nowhere/${randomUUID()}`, opts);
+
+/**
+ * The database of a server on `dataDir` as another process reads it (the tests that kill a server check what it
+ * left): rows of plain SQL with `?` parameters, on SQLite (read-only) or PostgreSQL.
+ */
+export interface DataDirDatabase {
+  rows<T>(text: string, ...params: unknown[]): Promise<T[]>;
+  /** The first column of the first row. */
+  value<T>(text: string, ...params: unknown[]): Promise<T>;
+  /** What the database reports about its own soundness: SQLite's integrity and foreign-key checks. */
+  expectSound(expect: (integrity: unknown, foreignKeys: unknown) => void): void;
+  close(): Promise<void>;
+}
+
+export async function openDataDirDatabase(
+  dataDir: string,
+  opts: { readonly?: boolean } = {},
+): Promise<DataDirDatabase> {
+  if (!onPostgres()) {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(join(dataDir, 'database.sqlite'), {
+      readonly: opts.readonly ?? false,
+      fileMustExist: true,
+    });
+    return {
+      rows: async <T>(text: string, ...params: unknown[]) => db.prepare(text).all(...params) as T[],
+      value: async <T>(text: string, ...params: unknown[]) =>
+        db
+          .prepare(text)
+          .pluck()
+          .get(...params) as T,
+      expectSound: (check) => check(db.pragma('integrity_check', { simple: true }), db.pragma('foreign_key_check')),
+      close: async () => void db.close(),
+    };
+  }
+  const client = new pg.Client({
+    connectionString: await databaseOf(dataDir),
+    // counts as numbers, as SQLite gives them
+    types: {
+      getTypeParser: (id: number, format?: 'text' | 'binary') =>
+        id === 20 ? Number : pg.types.getTypeParser(id, format),
+    } as pg.CustomTypesConfig,
+  });
+  await client.connect();
+  let n = 0;
+  const numbered = (text: string) => text.replace(/\?/g, () => `$${++n}`);
+  const rows = async <T>(text: string, ...params: unknown[]) => {
+    n = 0;
+    return (await client.query(numbered(text), params)).rows as T[];
+  };
+  return {
+    rows,
+    value: async <T>(text: string, ...params: unknown[]) => {
+      const [row] = await rows<Record<string, unknown>>(text, ...params);
+      return (row ? Object.values(row)[0] : undefined) as T;
+    },
+    // PostgreSQL checks foreign keys on every write and recovers from a crash through its WAL: nothing to ask.
+    expectSound: (check) => check('ok', []),
+    close: () => client.end(),
+  };
+}

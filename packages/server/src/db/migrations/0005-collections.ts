@@ -1,6 +1,6 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { columnTypes, createNocase } from '../dialect.js';
+import { columnTypes, createNocase, nocaseKey } from '../dialect.js';
 
 /*
  * Collections (of series) and read lists (of books), with their posters (engine.md §6.10, §7.3, api.md §3.4-3.5).
@@ -24,7 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('ordered', 'boolean', (c) => c.notNull().defaultTo(false)),
   ).execute();
-  await sql`CREATE UNIQUE INDEX collection_name_idx ON collection (name COLLATE NOCASE)`.execute(db);
+  await sql`CREATE UNIQUE INDEX collection_name_idx ON collection (${nocaseKey(db, 'name')})`.execute(db);
   await db.schema
     .createTable('collection_series')
     .addColumn('collection_id', 'varchar(26)', (c) => c.notNull().references('collection.id').onDelete('cascade'))
@@ -42,7 +42,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('summary', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('ordered', 'boolean', (c) => c.notNull().defaultTo(true)),
   ).execute();
-  await sql`CREATE UNIQUE INDEX readlist_name_idx ON readlist (name COLLATE NOCASE)`.execute(db);
+  await sql`CREATE UNIQUE INDEX readlist_name_idx ON readlist (${nocaseKey(db, 'name')})`.execute(db);
   await db.schema
     .createTable('readlist_book')
     .addColumn('readlist_id', 'varchar(26)', (c) => c.notNull().references('readlist.id').onDelete('cascade'))

@@ -434,7 +434,7 @@ function bookLeaf(c: BookLeaf, out: CompiledCondition): Sql | null {
     if (type === undefined && selected === undefined) return null;
     const parts = [sql`TRUE`];
     if (type !== undefined) parts.push(sql`type = ${type} COLLATE NOCASE`);
-    if (selected !== undefined) parts.push(sql`selected = ${selected}`);
+    if (selected !== undefined) parts.push(sql`selected = ${selected ? 1 : 0}`);
     const inner = sql`SELECT book_id FROM thumbnail_book WHERE ${sql.join(parts, sql` AND `)}`;
     return c.poster.operator === 'is' ? sql<SqlBool>`b.id IN (${inner})` : sql<SqlBool>`b.id NOT IN (${inner})`;
   }

@@ -140,9 +140,7 @@ export class SeriesListQueries {
     metadata = true,
   ) {
     return sql`${
-      walk
-        ? walkIndex(this.db, 'series_search ss', walk, 'series s', sql`s.id = ss.series_id`)
-        : sql`series s`
+      walk ? walkIndex(this.db, 'series_search ss', walk, 'series s', sql`s.id = ss.series_id`) : sql`series s`
     } ${metadata ? sql`JOIN series_metadata sm ON sm.series_id = s.id` : none}
       ${joins.has('ag') ? sql`LEFT JOIN book_metadata_aggregation ag ON ag.series_id = s.id` : none}
       ${joins.has('rs') ? sql`LEFT JOIN read_progress_series rs ON rs.series_id = s.id AND rs.user_id = ${ctx.userId}` : none}

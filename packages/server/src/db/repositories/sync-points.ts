@@ -59,7 +59,9 @@ export class KyselySyncPointRepository implements SyncPointRepository {
           'b.file_size',
           'b.file_hash',
           // The Kobo's metadata shows the series' title and number too.
-          sql<string>`CASE WHEN bm.last_modified_date > sm.last_modified_date THEN bm.last_modified_date ELSE sm.last_modified_date END`.as('metadata_last_modified_date'),
+          sql<string>`CASE WHEN bm.last_modified_date > sm.last_modified_date THEN bm.last_modified_date ELSE sm.last_modified_date END`.as(
+            'metadata_last_modified_date',
+          ),
           't.id as thumbnail_id',
           'rp.last_modified_date as read_progress_last_modified_date',
         ])
@@ -112,7 +114,9 @@ export class KyselySyncPointRepository implements SyncPointRepository {
             .selectFrom('sync_point_book')
             .select('book_id')
             .where('sync_point_id', '=', point.id)
-            .where(sql<boolean>`book_id IN (SELECT value FROM ${jsonArrayRows(tx, JSON.stringify(opts.onDeck.bookIds))} d)`)
+            .where(
+              sql<boolean>`book_id IN (SELECT value FROM ${jsonArrayRows(tx, JSON.stringify(opts.onDeck.bookIds))} d)`,
+            )
             .execute()
         ).map((r) => r.book_id),
       );

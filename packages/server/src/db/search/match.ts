@@ -89,7 +89,6 @@ const ALL_MODE = { columns: 'default', needle: 'any' } as const;
 /** Ranges expand to one whole-word alternative per value; beyond this many the range matches nothing. */
 const MAX_RANGE_VALUES = 1000;
 
-
 function columnsOf(field: string | null, fields: EntityFields, mode: Mode): readonly string[] | undefined {
   if (field !== null) return fields.fields[field];
   if (mode.columns === 'title') {

@@ -1,4 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../database.js';
+import { lockUntilCommit } from '../dialect.js';
 import type { MatchLanguage } from './match.js';
 import { SqliteFullTextSearch } from './sqlite-fts.js';
 
@@ -10,8 +12,7 @@ import { SqliteFullTextSearch } from './sqlite-fts.js';
  */
 
 /** `needle` as a LIKE pattern literal: anywhere in the column, `\`, `%`, `_` and quotes escaped. */
-const pattern = (needle: string) =>
-  `'%${needle.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll("'", "''")}%'`;
+const pattern = (needle: string) => `'%${needle.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll("'", "''")}%'`;
 
 const group = (c: string) => `(${c})`;
 
@@ -30,6 +31,14 @@ export class PostgresFullTextSearch extends SqliteFullTextSearch {
   protected override matching(_table: RawBuilder<unknown>, match: string): RawBuilder<unknown> {
     // Built by POSTGRES_MATCH from column names and escaped literals only.
     return sql.raw(match);
+  }
+
+  /**
+   * Instances sharing the database index one batch at a time: two could otherwise rebuild one document at once (a
+   * one-shot book is rebuilt with its series) and collide on its unique row.
+   */
+  protected override async lockIndexer(tx: Db): Promise<void> {
+    await lockUntilCommit(tx, 'quire.search-index');
   }
 
   protected override async analyse(): Promise<void> {

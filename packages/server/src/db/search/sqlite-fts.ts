@@ -61,6 +61,9 @@ export class SqliteFullTextSearch implements FullTextSearch {
     return sql`${table} MATCH ${match}`;
   }
 
+  /** Keeps other indexers out until `tx` ends: SQLite's one writer already does. */
+  protected async lockIndexer(_tx: Db): Promise<void> {}
+
   /**
    * After a large change the query planner needs fresh statistics (a scan of thousands of books, an upgrade):
    * bounded analysis, so that this costs milliseconds, not seconds.
@@ -78,7 +81,11 @@ export class SqliteFullTextSearch implements FullTextSearch {
     await this.refresh();
     const table = sql.table(fields.table);
     const rowids = async (match: string, rest: RawBuilder<unknown>) =>
-      (await sql<{ r: number }>`SELECT rowid AS r FROM ${table} WHERE ${this.matching(table, match)} ${rest}`.execute(this.db)).rows.map((x) => x.r);
+      (
+        await sql<{ r: number }>`SELECT rowid AS r FROM ${table} WHERE ${this.matching(table, match)} ${rest}`.execute(
+          this.db,
+        )
+      ).rows.map((x) => x.r);
     try {
       // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
       // the words whole, then at the start of a word, then anywhere, then the other hits (authors, tags,
@@ -149,6 +156,7 @@ export class SqliteFullTextSearch implements FullTextSearch {
     let indexed = 0;
     for (;;) {
       const done = await this.db.transaction().execute(async (tx) => {
+        await this.lockIndexer(tx);
         const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(BATCH).execute();
         if (pending.length === 0) return true;
         const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
