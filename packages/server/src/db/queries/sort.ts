@@ -106,7 +106,9 @@ export function resolveSort(
     if (c.joins.includes('collection') && !available.collection) continue;
     if (c.joins.includes('readlist') && !available.readlist) continue;
     for (const j of c.joins) joins.add(j);
-    for (const e of c.exprs) orderBy.push(o.descending ? sql`${e} DESC` : sql`${e} ASC`);
+    // Nulls sort low, as SQLite sorts them (PostgreSQL's own default is high). Said on both: SQLite's default,
+    // so its plans do not change.
+    for (const e of c.exprs) orderBy.push(o.descending ? sql`${e} DESC NULLS LAST` : sql`${e} ASC NULLS FIRST`);
   }
   return { orderBy, joins };
 }
