@@ -44,9 +44,22 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'])), 0);
   const port = await freePort();
   let started = false;
-  const stop = async () => {
+  const stopNow = () => {
     if (started) asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    started = false;
     rmSync(dir, { recursive: true, force: true });
+  };
+  // A run that is interrupted (Ctrl-C, a CI timeout) never reaches the teardown: the cluster goes anyway.
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopNow();
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const stop = async () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    stopNow();
   };
   try {
     asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C']);
