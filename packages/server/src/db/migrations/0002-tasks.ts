@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // 1 when the task was submitted again while running: it is queued again instead of deleted when done.
     .addColumn('run_again', 'integer', (c) => c.notNull().defaultTo(0))
     // Submission order, raised on every re-submit: the tie-break inside a priority (Komga's LAST_MODIFIED_DATE).
-    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('seq', types.bigint, (c) => c.notNull())
     .addColumn('created_date', types.date, (c) => c.notNull())
     .addColumn('last_modified_date', types.date, (c) => c.notNull())
     .execute();

@@ -64,7 +64,7 @@ export interface CompiledCondition {
   readListId?: string;
 }
 
-const FALSE: Sql = sql<SqlBool>`0`;
+const FALSE: Sql = sql<SqlBool>`FALSE`;
 
 export const and = (parts: (Sql | null)[]): Sql | null => {
   const xs = parts.filter((p): p is Sql => p !== null);

@@ -15,7 +15,7 @@ import type {
 /** Columns whose difference between two snapshots makes a book "changed" (its entitlement and metadata). */
 const CHANGED = sql<boolean>`(t.file_last_modified != f.file_last_modified OR t.file_size != f.file_size
   OR t.file_hash != f.file_hash OR t.metadata_last_modified_date != f.metadata_last_modified_date
-  OR t.thumbnail_id IS NOT f.thumbnail_id)`;
+  OR t.thumbnail_id IS DISTINCT FROM f.thumbnail_id)`;
 
 /** The book of the row aliased `alias` is not in that sync point's table (its books, or the removals sent). */
 const absentFrom = (table: 'sync_point_book' | 'sync_point_removed', pointId: string, alias: 'f' | 't') =>
