@@ -54,7 +54,10 @@ export async function searchAndReadProgress(
     );
   }
 
-  // Notes an entity as pending: TG_ARGV = (kind, id column). The old id too when a row moved or went.
+  // Notes an entity as pending: TG_ARGV = (kind, id column). The old id too when a row moved or went. A note that
+  // exists already is updated, not skipped: that locks it until the writer commits, so an indexer taking it off the
+  // list waits, and then reads what was written (with DO NOTHING it would read the row before the change and drop
+  // the note that stood for it).
   await run(
     db,
     `CREATE FUNCTION note_search_pending() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -64,12 +67,14 @@ export async function searchAndReadProgress(
     BEGIN
       IF TG_OP <> 'DELETE' THEN
         new_id := to_jsonb(NEW) ->> TG_ARGV[1];
-        INSERT INTO search_pending (kind, id) VALUES (TG_ARGV[0], new_id) ON CONFLICT DO NOTHING;
+        INSERT INTO search_pending (kind, id) VALUES (TG_ARGV[0], new_id)
+          ON CONFLICT (kind, id) DO UPDATE SET id = excluded.id;
       END IF;
       IF TG_OP <> 'INSERT' THEN
         old_id := to_jsonb(OLD) ->> TG_ARGV[1];
         IF old_id IS DISTINCT FROM new_id THEN
-          INSERT INTO search_pending (kind, id) VALUES (TG_ARGV[0], old_id) ON CONFLICT DO NOTHING;
+          INSERT INTO search_pending (kind, id) VALUES (TG_ARGV[0], old_id)
+            ON CONFLICT (kind, id) DO UPDATE SET id = excluded.id;
         END IF;
       END IF;
       RETURN NULL;

@@ -159,6 +159,14 @@ export class SqliteFullTextSearch implements FullTextSearch {
         await this.lockIndexer(tx);
         const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(BATCH).execute();
         if (pending.length === 0) return true;
+        // Taken off the list before the documents are read: a change written meanwhile notes its entity again (on
+        // PostgreSQL its note waits for this transaction, migrations/postgres.ts), so it is never lost.
+        for (const kind of ['series', 'book'] as const) {
+          const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
+          for (const part of chunks(ids)) {
+            await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
+          }
+        }
         const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
         let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
         // A one-shot book's document carries its series' fields.
@@ -173,12 +181,6 @@ export class SqliteFullTextSearch implements FullTextSearch {
         }
         if (seriesIds.length) await indexSeries(tx, seriesIds);
         for (const part of chunks(bookIds)) await indexBooks(tx, part);
-        for (const kind of ['series', 'book'] as const) {
-          const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
-          for (const part of chunks(ids)) {
-            await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
-          }
-        }
         indexed += pending.length;
         return pending.length < BATCH;
       });
