@@ -86,7 +86,10 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   mkdirSync(join(config.dataDir, 'thumbnails'), { recursive: true });
   const logging = await createLogger(config);
   const logger = logging.logger;
-  const database = await openDatabase(join(config.dataDir, 'database.sqlite'));
+  const database = await openDatabase(config.database.url ?? join(config.dataDir, 'database.sqlite'), {
+    max: config.database.poolMax,
+    timeoutMs: config.database.poolTimeoutMs,
+  });
   const db = database.db;
   // Every service reaches the database through these ports: the repositories, and the unit of work that binds
   // them to one transaction. This is the one place that knows they are Kysely's.

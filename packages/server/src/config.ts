@@ -10,6 +10,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * Where the data lives: PostgreSQL when QUIRE_DATABASE_URL is a `postgres://` URL (every instance of a cluster
+   * points at the same one), otherwise SQLite in `<dataDir>/database.sqlite`.
+   */
+  database: DatabaseConfig;
   /** From QUIRE_CONTEXT_PATH; the `serverContextPath` setting wins when set (api.md §1.1). */
   contextPath: string;
   logLevel: string;
@@ -53,6 +58,15 @@ export interface Config {
   oauth2: OAuth2Config;
   /** The announcements feed fetched in the background (updates/announcements.ts). */
   announcements: AnnouncementsConfig;
+}
+
+export interface DatabaseConfig {
+  /** `postgres://…` (QUIRE_DATABASE_URL); null: SQLite in the data dir. */
+  url: string | null;
+  /** Connections one instance holds at most (QUIRE_DATABASE_POOL_MAX; PostgreSQL only). */
+  poolMax: number;
+  /** How long a request waits for a free connection before it fails (QUIRE_DATABASE_POOL_TIMEOUT_MS). */
+  poolTimeoutMs: number;
 }
 
 /**
@@ -108,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host: env.QUIRE_HOST ?? '0.0.0.0',
     dataDir: resolve(env.QUIRE_DATA_DIR ?? join(homedir(), '.quire')),
+    database: loadDatabase(env),
     contextPath: normaliseContextPath(env.QUIRE_CONTEXT_PATH ?? ''),
     logLevel: env.QUIRE_LOG_LEVEL ?? 'info',
     webDir: resolve(env.QUIRE_WEB_DIR ?? join(here, '../../web/dist')),
@@ -299,6 +314,17 @@ function positiveInteger(env: Record<string, string | undefined>, name: string, 
   const value = positiveNumber(env, name, fallback);
   if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got ${env[name]}`);
   return value;
+}
+
+function loadDatabase(env: Record<string, string | undefined>): DatabaseConfig {
+  const url = env.QUIRE_DATABASE_URL || null;
+  if (url !== null && !/^postgres(ql)?:\/\//.test(url))
+    throw new Error(`QUIRE_DATABASE_URL must be a postgres:// URL, got ${url.replace(/\/\/[^@/]*@/, '//…@')}`);
+  return {
+    url,
+    poolMax: positiveInteger(env, 'QUIRE_DATABASE_POOL_MAX', 10),
+    poolTimeoutMs: positiveInteger(env, 'QUIRE_DATABASE_POOL_TIMEOUT_MS', 30_000),
+  };
 }
 
 /** '' or '/quire': leading slash, no trailing slash. */

@@ -104,6 +104,7 @@ const packages: Record<string, readonly string[]> = {
   tsx: ['media/workers.ts'], // starts .ts workers when running from sources
   piscina: ['media/workers.ts', 'media/worker-thread.ts'], // every worker thread runs in its pools
   'better-sqlite3': ['db'],
+  pg: ['db'],
   kysely: ['db'],
   fastify: ['http', 'app.ts'],
   'fastify-plugin': ['http'],

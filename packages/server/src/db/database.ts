@@ -1,12 +1,15 @@
 /**
- * The SQLite adapter (with sqlite-connection.ts, the settings of every connection, and the search index in
- * search/sqlite-*): the only files that know the database is SQLite. Everything else talks Kysely,
- * so a PostgreSQL adapter can sit beside this one later.
+ * The database adapters: the only file that knows which database is behind Kysely. SQLite (better-sqlite3) in the
+ * data dir by default; PostgreSQL (pg) when the configuration gives a `postgres://` URL. Everything else talks
+ * Kysely; the few SQL fragments that differ between the two are in db/dialect.ts. Every SQLite connection's settings
+ * are in sqlite-connection.ts (the server's and the search index thread's).
  */
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, type SqliteDatabase, type Transaction } from 'kysely';
+import pg from 'pg';
+import { Kysely, PostgresDialect, Migrator, type SqliteDatabase, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { dialectOf, type DialectName } from './dialect.js';
 import { configureConnection, ImmediateSqliteDialect } from './sqlite-connection.js';
 
 export type Db = Kysely<DB>;
@@ -14,15 +17,101 @@ export type Tx = Transaction<DB>;
 
 export interface OpenedDatabase {
   db: Db;
+  dialect: DialectName;
+  /** The PostgreSQL URL (for components that open their own connections: a queue, LISTEN); null on SQLite. */
+  connectionString: string | null;
   close(): Promise<void>;
 }
 
-export async function openDatabase(file: string): Promise<OpenedDatabase> {
+export interface PoolLimits {
+  /** Connections held at most. */
+  max: number;
+  /** How long a query waits for a free connection before it fails. */
+  timeoutMs: number;
+}
+
+const DEFAULT_POOL: PoolLimits = { max: 10, timeoutMs: 30_000 };
+
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);
+
+/** Opens (and migrates) the database at `location`: a `postgres://` URL, or the path of a SQLite file. */
+export async function openDatabase(location: string, pool: PoolLimits = DEFAULT_POOL): Promise<OpenedDatabase> {
+  const db = isPostgresUrl(location) ? await openPostgres(location, pool) : openSqlite(location);
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
+  return {
+    db,
+    dialect: dialectOf(db),
+    connectionString: isPostgresUrl(location) ? location : null,
+    close: () => db.destroy(),
+  };
+}
+
+function openSqlite(file: string): Db {
   const sqlite = new Database(file);
   configureConnection(sqlite, { busyTimeoutMs: 5000 });
-  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  await migrate(db);
-  return { db, close: () => db.destroy() };
+  return new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+// pg's type ids (pg_type.oid) of the values whose default JavaScript form differs from what the repositories read.
+const INT8 = 20;
+const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
+
+/**
+ * Values as the repositories read them from SQLite, so that they have one code path: counts and sums as numbers
+ * (pg gives 64-bit integers as strings; ours stay far below 2^53), and `timestamptz` as the ISO-8601 UTC string with
+ * milliseconds the code writes (the session runs in UTC, so the text form is `2026-11-29 05:00:11.123+00`).
+ */
+const types = {
+  getTypeParser(id: number, format?: 'text' | 'binary') {
+    if (id === INT8 || id === NUMERIC) return (v: string) => Number(v);
+    if (id === TIMESTAMPTZ)
+      return (v: string) => new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+    return pg.types.getTypeParser(id, format);
+  },
+} as pg.CustomTypesConfig;
+
+async function openPostgres(url: string, limits: PoolLimits): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: limits.max,
+    connectionTimeoutMillis: limits.timeoutMs,
+    types,
+    options: '-c TimeZone=UTC',
+  });
+  // An idle connection the server dropped (restart, failover) must not take the process down.
+  pool.on('error', () => undefined);
+  try {
+    await checkCollation(pool);
+  } catch (e) {
+    await pool.end();
+    throw e;
+  }
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Lists sort as they do on SQLite, where text compares byte by byte (series and book titles are stored with a
+ * sort key made for that order, domain/text.ts): a database whose collation is a language's would order them
+ * otherwise, so it is refused with what to do.
+ */
+async function checkCollation(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ datcollate: string; datctype: string; encoding: string }>(
+    `SELECT datcollate, datctype, pg_encoding_to_char(encoding) AS encoding FROM pg_database
+      WHERE datname = current_database()`,
+  );
+  const row = rows[0];
+  const c = (locale: string | undefined) => ['C', 'POSIX', 'C.UTF-8', 'C.utf8'].includes(locale ?? '');
+  if (!row || !c(row.datcollate) || !c(row.datctype) || row.encoding !== 'UTF8')
+    throw new Error(
+      `The PostgreSQL database must use UTF8 with the C locale (it has ${row?.encoding} / ${row?.datcollate}): ` +
+        `CREATE DATABASE … TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
+    );
 }
 
 /** How many prepared statements are kept: more than the distinct queries of an import or a page of the web client. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { databaseOf } from '../support/postgres.js';
 import { KyselyHistoryRepository } from '../../src/db/repositories/history.js';
 import { bookConverted, bookFileDeleted, DELETION_REASONS, seriesFolderDeleted } from '../../src/domain/history.js';
 import type { ContentViewer } from '../../src/domain/restrictions.js';
@@ -27,7 +28,7 @@ describe('the history store', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'quire-history-'));
-    database = await openDatabase(join(dir, 'database.sqlite'));
+    database = await openDatabase(await databaseOf(dir));
     close = database.close;
     let clock = Date.parse('2026-01-01T10:00:00.000Z');
     history = new History({

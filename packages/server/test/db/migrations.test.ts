@@ -5,22 +5,25 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../src/db/database.js';
 import { migrations } from '../../src/db/migrations/index.js';
+import { databaseOf, onPostgres } from '../support/postgres.js';
 
 describe('migrations', () => {
   const dirs: string[] = [];
   afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-  it('apply in order to an empty file, in WAL mode, and a second run changes nothing', async () => {
+  it('apply in order to an empty database (a file in WAL mode on SQLite), and a second run changes nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'quire-db-'));
     dirs.push(dir);
-    const { db, close } = await openDatabase(join(dir, 'database.sqlite'));
+    const { db, close } = await openDatabase(await databaseOf(dir, { empty: true }));
     const applied = await db
       .selectFrom('kysely_migration' as never)
       .select('name' as never)
       .execute();
     expect(applied.map((r) => (r as { name: string }).name)).toEqual(Object.keys(migrations).sort());
-    const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
-    expect(mode.rows[0]?.journal_mode).toBe('wal');
+    if (!onPostgres()) {
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+    }
     const tables = await db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(
       expect.arrayContaining(['user', 'session', 'api_key', 'authentication_activity', 'server_settings']),
@@ -37,7 +40,7 @@ describe('migrations', () => {
   it('keep data across a reopen', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'quire-db-'));
     dirs.push(dir);
-    const file = join(dir, 'database.sqlite');
+    const file = await databaseOf(dir);
     const first = await openDatabase(file);
     await first.db.insertInto('server_settings').values({ key: 'probe', value: '42' }).execute();
     await first.close();

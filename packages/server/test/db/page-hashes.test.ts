@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/database.js';
+import { databaseOf } from '../support/postgres.js';
 import { KyselyPageHashRepository } from '../../src/db/repositories/page-hashes.js';
 import { makeBook, makeLibrary, makeSeries } from '../support/factories.js';
 
@@ -31,7 +32,7 @@ describe('page hash counts', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'quire-page-hashes-'));
-    ({ db, close } = await openDatabase(join(dir, 'database.sqlite')));
+    ({ db, close } = await openDatabase(await databaseOf(dir)));
     repo = new KyselyPageHashRepository(db);
     const libraryId = await makeLibrary(db, { root: dir });
     const seriesId = await makeSeries(db, libraryId, { title: 'S' });

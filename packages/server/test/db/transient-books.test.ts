@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/database.js';
+import { databaseOf } from '../support/postgres.js';
 import { KyselyTransientBookRepository } from '../../src/db/repositories/transient-books.js';
 import type { TransientBook } from '../../src/domain/transient-books.js';
 
@@ -43,7 +44,7 @@ describe('transient book store', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'quire-transient-'));
-    for (let i = 0; i < 2; i++) dbs.push(await openDatabase(join(dir, 'database.sqlite')));
+    for (let i = 0; i < 2; i++) dbs.push(await openDatabase(await databaseOf(dir)));
     first = new KyselyTransientBookRepository(dbs[0]!.db);
     second = new KyselyTransientBookRepository(dbs[1]!.db);
   });

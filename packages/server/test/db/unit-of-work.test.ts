@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../src/db/database.js';
+import { databaseOf } from '../support/postgres.js';
 import { createRepositories, createUnitOfWork } from '../../src/db/unit-of-work.js';
 import type { Repositories, UnitOfWork } from '../../src/domain/ports.js';
 
@@ -13,7 +14,7 @@ let uow: UnitOfWork;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quire-uow-'));
-  opened = await openDatabase(join(dir, 'database.sqlite'));
+  opened = await openDatabase(await databaseOf(dir));
   repos = createRepositories(opened.db);
   uow = createUnitOfWork(opened.db);
 });

@@ -5,12 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../../bench/support/server.mjs';
 import { CURRENT_LOG_FILE, logDirOf } from '../../src/logging.js';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
 import { api, claim, startChild, type Child } from '../support/child-server.js';
+import { openDataDirDatabase } from '../support/postgres.js';
 
 /*
  * POST /actuator/shutdown on a real server process (started from the sources, on a fresh data folder): the
@@ -123,14 +122,14 @@ describe('POST /actuator/shutdown (server process)', () => {
     // Closed cleanly: nothing went wrong on the way, and the next start finds a sound database with its rows.
     expect(errorsLogged(dataDir)).toEqual([]);
     expect(readFileSync(join(logDirOf(dataDir), CURRENT_LOG_FILE), 'utf8')).toContain('Quire is shutting down');
-    const db = new Database(join(dataDir, 'database.sqlite'));
+    const db = await openDataDirDatabase(dataDir);
     try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const emails = db.prepare('SELECT email FROM user ORDER BY email').pluck().all();
+      db.expectSound((integrity) => expect(integrity).toBe('ok'));
+      const emails = (await db.rows<{ email: string }>('SELECT email FROM "user" ORDER BY email')).map((r) => r.email);
       expect(emails).toEqual(['admin@example.org', 'reader@example.org']);
-      expect(db.prepare('SELECT count(*) FROM book').pluck().get()).toBe(1);
+      expect(await db.value('SELECT count(*) FROM book')).toBe(1);
     } finally {
-      db.close();
+      await db.close();
     }
   }, 120_000);
 
@@ -164,11 +163,11 @@ describe('POST /actuator/shutdown (server process)', () => {
       const deadline = Date.now() + 60_000;
       while (seen === 0 && Date.now() < deadline) {
         try {
-          const watcher = openDatabase(data);
+          const watcher = await openDataDirDatabase(data, { readonly: true });
           try {
-            seen = watcher.prepare('SELECT count(*) FROM book').pluck().get() as number;
+            seen = await watcher.value<number>('SELECT count(*) FROM book');
           } finally {
-            watcher.close();
+            await watcher.close();
           }
         } catch {
           // not created yet, or busy for a moment
@@ -185,15 +184,15 @@ describe('POST /actuator/shutdown (server process)', () => {
       expect(first.child.exitCode).toBe(0);
       // No task failed on a database closed under it: running ones finished first (or stay queued, owned).
       expect(errorsLogged(data)).toEqual([]);
-      const db = new Database(join(data, 'database.sqlite'));
+      const db = await openDataDirDatabase(data);
       try {
-        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        db.expectSound((integrity) => expect(integrity).toBe('ok'));
         console.log(
-          `asked to stop at ${seen} books; stopped with ${String(db.prepare('SELECT count(*) FROM book').pluck().get())} of ${BOOKS} books, tasks left:`,
-          db.prepare('SELECT kind, count(*) AS n FROM task GROUP BY kind').all(),
+          `asked to stop at ${seen} books; stopped with ${await db.value<number>('SELECT count(*) FROM book')} of ${BOOKS} books, tasks left:`,
+          await db.rows('SELECT kind, count(*) AS n FROM task GROUP BY kind'),
         );
       } finally {
-        db.close();
+        await db.close();
       }
 
       const second = await startChild(data);

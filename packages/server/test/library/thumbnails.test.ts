@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QuireEvent } from '@quire/api';
 import { openDatabase, type OpenedDatabase } from '../../src/db/database.js';
+import { databaseOf } from '../support/postgres.js';
 import { createEventBus } from '../../src/events/bus.js';
 import { createSettingsStore } from '../../src/settings/server-settings.js';
 import { createRepositories, createUnitOfWork } from '../../src/db/unit-of-work.js';
@@ -57,7 +58,7 @@ let events: QuireEvent[];
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'quire-thumbs-'));
   work = await mkdtemp(join(tmpdir(), 'quire-thumbs-books-'));
-  opened = await openDatabase(join(dataDir, 'database.sqlite'));
+  opened = await openDatabase(await databaseOf(dataDir));
   const repos = createRepositories(opened.db);
   settings = createSettingsStore(repos.serverSettings);
   const bus = createEventBus();

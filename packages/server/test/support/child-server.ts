@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../../../bench/support/server.mjs';
+import { databaseEnv } from './postgres.js';
 
 /*
  * The server as a child process, started from the sources (as `npm start` starts the build), for the tests that
@@ -13,10 +14,11 @@ const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).hr
 
 export type Child = Awaited<ReturnType<typeof startServer>>;
 
-/** The server's entry point, from the sources, in a child process on `dataDir`; resolves once it answers. */
-export const startChild = (dataDir: string): Promise<Child> =>
+/** The server's entry point, from the sources, in a child process on `dataDir` (and its test database); resolves once it answers. */
+export const startChild = async (dataDir: string): Promise<Child> =>
   startServer({
     dataDir,
+    env: await databaseEnv(dataDir),
     main: join(repoRoot, 'packages/server/src/main.ts'),
     nodeArgs: ['--import', tsx],
     startTimeoutMs: 60_000,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type QuireApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { databaseEnv, dropDatabaseOf } from './postgres.js';
 
 export interface TestServer {
   url: string;
@@ -13,13 +14,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real server, as serve.ts builds it, on a free port with a fresh data dir. */
+/** The real server, as serve.ts builds it, on a free port with a fresh data dir (and database: support/postgres.ts). */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.QUIRE_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'quire-test-')));
   const config = loadConfig({
     QUIRE_HOST: '127.0.0.1',
     QUIRE_PORT: '0',
     QUIRE_LOG_STDOUT: 'false',
+    ...(await databaseEnv(dataDir)),
     ...env,
     QUIRE_DATA_DIR: dataDir,
   });
@@ -38,7 +40,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     },
     close: async () => {
       await app.close();
-      if (!env.QUIRE_DATA_DIR) await rm(dataDir, { recursive: true, force: true });
+      if (!env.QUIRE_DATA_DIR) {
+        await rm(dataDir, { recursive: true, force: true });
+        await dropDatabaseOf(dataDir);
+      }
     },
   };
 }

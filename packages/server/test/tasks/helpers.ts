@@ -2,13 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type OpenedDatabase } from '../../src/db/database.js';
+import { databaseOf, dropDatabaseOf } from '../support/postgres.js';
 import { TASK_KINDS, type Task } from '../../src/tasks/definitions.js';
 import type { Handlers, TaskContext, TaskLogger } from '../../src/tasks/handlers.js';
 
-/** A fresh data dir with a real, migrated database file; `reopen` opens the same file again. */
+/** A fresh data dir with a real, migrated database (support/postgres.ts); `reopen` opens the same one again. */
 export async function tempDatabase() {
   const dir = await mkdtemp(join(tmpdir(), 'quire-tasks-'));
-  const file = join(dir, 'database.sqlite');
+  const file = await databaseOf(dir);
   const opened: OpenedDatabase[] = [];
   const open = async () => {
     const d = await openDatabase(file);
@@ -24,6 +25,7 @@ export async function tempDatabase() {
     async cleanup() {
       for (const d of opened) await d.close().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
+      await dropDatabaseOf(dir);
     },
   };
 }

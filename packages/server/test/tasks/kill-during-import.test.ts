@@ -4,9 +4,9 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, claim, startChild, type Child } from '../support/child-server.js';
+import { openDataDirDatabase } from '../support/postgres.js';
 import { writeCbz } from '../support/library-builder.js';
 
 /*
@@ -52,19 +52,18 @@ const until = async (what: string, child: Child, check: () => Promise<boolean>, 
 };
 
 /** Every live book's file exists, and the database is sound. */
-function checkDatabase() {
-  const db = new Database(join(dataDir, 'database.sqlite'), { readonly: true });
+async function checkDatabase() {
+  const db = await openDataDirDatabase(dataDir, { readonly: true });
   try {
-    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(db.pragma('foreign_key_check')).toEqual([]);
-    const urls = db.prepare('SELECT url FROM book WHERE deleted_date IS NULL').pluck().all() as string[];
+    db.expectSound((integrity, foreignKeys) => {
+      expect(integrity).toBe('ok');
+      expect(foreignKeys).toEqual([]);
+    });
+    const urls = (await db.rows<{ url: string }>('SELECT url FROM book WHERE deleted_date IS NULL')).map((r) => r.url);
     for (const url of urls) expect(existsSync(fileURLToPath(url)), url).toBe(true);
-    return {
-      urls,
-      importTasks: db.prepare(`SELECT count(*) FROM task WHERE kind = 'ImportBook'`).pluck().get() as number,
-    };
+    return { urls, importTasks: await db.value<number>(`SELECT count(*) FROM task WHERE kind = 'ImportBook'`) };
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -121,7 +120,7 @@ describe('kill -9 during the move of a book into a library', () => {
     // that exist, and the import is still queued.
     expect(await sha(source())).toBe(original);
     expect((await readdir(series())).filter((f) => !f.startsWith('.'))).toEqual(['Small.cbz']);
-    const before = checkDatabase();
+    const before = await checkDatabase();
     expect(before.urls).toHaveLength(1);
     expect(before.importTasks).toBe(1);
 
@@ -136,7 +135,7 @@ describe('kill -9 during the move of a book into a library', () => {
     expect(await sha(target())).toBe(original);
     expect(existsSync(source())).toBe(mode() === 'COPY');
     expect((await readdir(series())).sort()).toEqual(['Big.cbz', 'Small.cbz']);
-    const after = checkDatabase();
+    const after = await checkDatabase();
     expect(after.urls).toHaveLength(2);
     const history = await api<{ content: { type: string; properties: Record<string, string> }[] }>(
       second,

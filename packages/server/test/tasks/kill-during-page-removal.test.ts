@@ -3,11 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipReader } from '../../src/media/archives/index.js';
 import { api, claim, startChild, type Child } from '../support/child-server.js';
+import { openDataDirDatabase } from '../support/postgres.js';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
 
 /*
@@ -74,13 +74,15 @@ describe('kill -9 during a page removal', () => {
     // The credits page is the last one, hashed with the first and last three.
     let credits: { hash: string } | undefined;
     await until('page hashing', first, async () => {
-      const db = new Database(join(dataDir, 'database.sqlite'), { readonly: true });
+      const db = await openDataDirDatabase(dataDir, { readonly: true });
       try {
-        credits = db
-          .prepare(`SELECT file_hash AS hash FROM media_page WHERE book_id = ? AND number = ? AND file_hash != ''`)
-          .get(bookId, PAGES - 1) as { hash: string } | undefined;
+        [credits] = await db.rows<{ hash: string }>(
+          `SELECT file_hash AS hash FROM media_page WHERE book_id = ? AND number = ? AND file_hash != ''`,
+          bookId,
+          PAGES - 1,
+        );
       } finally {
-        db.close();
+        await db.close();
       }
       return credits !== undefined;
     });
@@ -102,17 +104,19 @@ describe('kill -9 during a page removal', () => {
 
     // The book's file is the original, and the database still describes it, with the removal still queued.
     expect(sha(await readFile(bookFile()))).toBe(sha(original));
-    const db = new Database(join(dataDir, 'database.sqlite'));
+    const db = await openDataDirDatabase(dataDir);
     try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(db.pragma('foreign_key_check')).toEqual([]);
-      expect(db.prepare('SELECT page_count FROM media WHERE book_id = ?').pluck().get(bookId)).toBe(PAGES);
-      expect(db.prepare('SELECT count(*) FROM media_page WHERE book_id = ?').pluck().get(bookId)).toBe(PAGES);
-      expect(db.prepare('SELECT file_size FROM book WHERE id = ?').pluck().get(bookId)).toBe(original.length);
-      expect(db.prepare(`SELECT count(*) FROM historical_event`).pluck().get()).toBe(0);
-      expect(db.prepare(`SELECT count(*) FROM task WHERE kind = 'RemoveHashedPages'`).pluck().get()).toBe(1);
+      db.expectSound((integrity, foreignKeys) => {
+        expect(integrity).toBe('ok');
+        expect(foreignKeys).toEqual([]);
+      });
+      expect(await db.value('SELECT page_count FROM media WHERE book_id = ?', bookId)).toBe(PAGES);
+      expect(await db.value('SELECT count(*) FROM media_page WHERE book_id = ?', bookId)).toBe(PAGES);
+      expect(await db.value('SELECT file_size FROM book WHERE id = ?', bookId)).toBe(original.length);
+      expect(await db.value(`SELECT count(*) FROM historical_event`)).toBe(0);
+      expect(await db.value(`SELECT count(*) FROM task WHERE kind = 'RemoveHashedPages'`)).toBe(1);
     } finally {
-      db.close();
+      await db.close();
     }
 
     // Second life: the interrupted removal runs again, to the end.

@@ -2,11 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../../bench/support/server.mjs';
 import { makeImage, zipBuffer } from '../support/library-builder.js';
 import { api, claim, startChild, type Child } from '../support/child-server.js';
+import { openDataDirDatabase } from '../support/postgres.js';
 
 /*
  * Issue 11, "tests that stay": `kill -9` during a scan. worker-pool.test.ts simulates a crash inside one process;
@@ -67,11 +66,11 @@ describe('kill -9 during a scan', () => {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
       try {
-        const watcher = openDatabase(dataDir);
+        const watcher = await openDataDirDatabase(dataDir, { readonly: true });
         try {
-          seen = watcher.prepare('SELECT id FROM book').pluck().all() as string[];
+          seen = (await watcher.rows<{ id: string }>('SELECT id FROM book')).map((r) => r.id);
         } finally {
-          watcher.close();
+          await watcher.close();
         }
       } catch {
         // not created yet, or busy for a moment
@@ -82,27 +81,27 @@ describe('kill -9 during a scan', () => {
     await first.kill();
     expect(seen.length).toBeGreaterThan(0);
 
-    // The file as the killed process left it (its WAL included): sound, and holding what was seen.
-    const db = new Database(join(dataDir, 'database.sqlite'));
+    // The database as the killed process left it (a SQLite file's WAL included): sound, and holding what was seen.
+    const db = await openDataDirDatabase(dataDir);
     try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(db.pragma('foreign_key_check')).toEqual([]);
-      const ids = new Set(db.prepare('SELECT id FROM book').pluck().all() as string[]);
+      db.expectSound((integrity, foreignKeys) => {
+        expect(integrity).toBe('ok');
+        expect(foreignKeys).toEqual([]);
+      });
+      const ids = new Set((await db.rows<{ id: string }>('SELECT id FROM book')).map((r) => r.id));
       expect(seen.filter((id) => !ids.has(id))).toEqual([]);
       const committed = ids.size;
       // Killed mid-scan: part of the books only, and each series consistent with its books.
       expect(committed).toBeLessThan(BOOKS);
-      const counts = db
-        .prepare(
-          `SELECT s.book_count AS stored, (SELECT count(*) FROM book b WHERE b.series_id = s.id AND b.deleted_date IS NULL) AS actual FROM series s`,
-        )
-        .all() as { stored: number; actual: number }[];
+      const counts = await db.rows<{ stored: number; actual: number }>(
+        `SELECT s.book_count AS stored, (SELECT count(*) FROM book b WHERE b.series_id = s.id AND b.deleted_date IS NULL) AS actual FROM series s`,
+      );
       expect(counts.filter((c) => c.stored !== c.actual)).toEqual([]);
-      const scan = db.prepare(`SELECT owner FROM task WHERE kind = 'ScanLibrary'`).all() as { owner: string }[];
+      const scan = await db.rows<{ owner: string }>(`SELECT owner FROM task WHERE kind = 'ScanLibrary'`);
       expect(scan).toHaveLength(1); // still there, owned by the dead process
       console.log(`killed with ${committed} of ${BOOKS} books committed`);
     } finally {
-      db.close();
+      await db.close();
     }
 
     // Second life on the same data folder: the scan runs again, then the analyses it queues.
@@ -128,11 +127,11 @@ describe('kill -9 during a scan', () => {
     expect(series.content.every((s) => s.booksCount === BOOKS_PER_FOLDER)).toBe(true);
     await second.stop();
 
-    const db2 = openDatabase(dataDir);
+    const db2 = await openDataDirDatabase(dataDir, { readonly: true });
     try {
-      expect(db2.pragma('integrity_check', { simple: true })).toBe('ok');
+      db2.expectSound((integrity) => expect(integrity).toBe('ok'));
     } finally {
-      db2.close();
+      await db2.close();
     }
   }, 420_000);
 });

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 // Dates are ISO-8601 UTC strings with milliseconds: they sort as text and read the same in PostgreSQL.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   await db.schema
     .createTable('user')
     .addColumn('id', 'varchar(26)', (c) => c.primaryKey())
@@ -11,8 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('shared_all_libraries', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('age_restriction', 'integer')
     .addColumn('age_restriction_allow_only', 'boolean')
-    .addColumn('created_date', 'varchar(30)', (c) => c.notNull())
-    .addColumn('last_modified_date', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_date', types.date, (c) => c.notNull())
+    .addColumn('last_modified_date', types.date, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -42,8 +44,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('session')
     .addColumn('id_hash', 'varchar(128)', (c) => c.primaryKey())
     .addColumn('user_id', 'varchar(26)', (c) => c.notNull().references('user.id').onDelete('cascade'))
-    .addColumn('created_date', 'varchar(30)', (c) => c.notNull())
-    .addColumn('last_access_date', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_date', types.date, (c) => c.notNull())
+    .addColumn('last_access_date', types.date, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('session_user_idx').on('session').column('user_id').execute();
 
@@ -53,8 +55,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'varchar(26)', (c) => c.notNull().references('user.id').onDelete('cascade'))
     .addColumn('key_hash', 'varchar(128)', (c) => c.notNull().unique())
     .addColumn('comment', 'varchar(255)', (c) => c.notNull())
-    .addColumn('created_date', 'varchar(30)', (c) => c.notNull())
-    .addColumn('last_modified_date', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_date', types.date, (c) => c.notNull())
+    .addColumn('last_modified_date', types.date, (c) => c.notNull())
     .addUniqueConstraint('api_key_user_comment_uq', ['user_id', 'comment'])
     .execute();
 
@@ -70,7 +72,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('success', 'boolean', (c) => c.notNull())
     .addColumn('error', 'text')
     .addColumn('source', 'varchar(64)')
-    .addColumn('date_time', 'varchar(30)', (c) => c.notNull())
+    .addColumn('date_time', types.date, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('auth_activity_date_idx').on('authentication_activity').column('date_time').execute();
   await db.schema

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /**
  * The persistent task queue (engine.md §8.1). Komga keeps it in a second SQLite file; Quire keeps it in
@@ -6,6 +7,7 @@ import type { Kysely } from 'kysely';
  * deleted at once, which SQLite's free-page reuse absorbs.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   await db.schema
     .createTable('task')
     // The dedup key (engine.md appendix B): submitting the same unique id again updates the row.
@@ -20,9 +22,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // 1 when the task was submitted again while running: it is queued again instead of deleted when done.
     .addColumn('run_again', 'integer', (c) => c.notNull().defaultTo(0))
     // Submission order, raised on every re-submit: the tie-break inside a priority (Komga's LAST_MODIFIED_DATE).
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('created_date', 'varchar(30)', (c) => c.notNull())
-    .addColumn('last_modified_date', 'varchar(30)', (c) => c.notNull())
+    .addColumn('seq', types.bigint, (c) => c.notNull())
+    .addColumn('created_date', types.date, (c) => c.notNull())
+    .addColumn('last_modified_date', types.date, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('task_take_idx').on('task').columns(['owner', 'priority desc', 'seq']).execute();
   await db.schema.createIndex('task_group_idx').on('task').columns(['group_id', 'owner']).execute();

@@ -1,20 +1,25 @@
 import type { Kysely } from 'kysely';
 import type { CreateTableBuilder } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /*
  * Libraries, series, books, their metadata, media analysis, thumbnails, sidecars and read progress
  * (engine.md §1-7). Lists (tags, genres, authors, links…) are side tables so they can be filtered in SQL.
  * Dates are ISO-8601 UTC strings; booleans 0/1.
  */
+/** The dialect's column types, set by `up` (db/dialect.ts). */
+let types: ReturnType<typeof columnTypes>;
+
 const dates = <T extends string>(t: CreateTableBuilder<T>) =>
   t
-    .addColumn('created_date', 'varchar(30)', (c) => c.notNull())
-    .addColumn('last_modified_date', 'varchar(30)', (c) => c.notNull());
+    .addColumn('created_date', types.date, (c) => c.notNull())
+    .addColumn('last_modified_date', types.date, (c) => c.notNull());
 
 const bool = (t: CreateTableBuilder<string>, name: string, value: boolean) =>
   t.addColumn(name, 'boolean', (c) => c.notNull().defaultTo(value));
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  types = columnTypes(db);
   let library = db.schema
     .createTable('library')
     .addColumn('id', 'varchar(26)', (c) => c.primaryKey())
@@ -25,7 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('oneshots_directory', 'text')
     // JSON array of strings.
     .addColumn('scan_directory_exclusions', 'text', (c) => c.notNull().defaultTo('[]'))
-    .addColumn('unavailable_date', 'varchar(30)') as unknown as CreateTableBuilder<string>;
+    .addColumn('unavailable_date', types.date) as unknown as CreateTableBuilder<string>;
   for (const [name, value] of [
     ['import_comicinfo_book', true],
     ['import_comicinfo_series', true],
@@ -61,10 +66,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('name', 'text', (c) => c.notNull())
       // file: URL of the folder, ending with '/'.
       .addColumn('url', 'text', (c) => c.notNull())
-      .addColumn('file_last_modified', 'varchar(30)', (c) => c.notNull())
+      .addColumn('file_last_modified', types.date, (c) => c.notNull())
       .addColumn('book_count', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('oneshot', 'boolean', (c) => c.notNull().defaultTo(false))
-      .addColumn('deleted_date', 'varchar(30)'),
+      .addColumn('deleted_date', types.date),
   ).execute();
   await db.schema.createIndex('series_library_idx').on('series').column('library_id').execute();
   await db.schema.createIndex('series_url_idx').on('series').column('url').execute();
@@ -123,12 +128,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       // file: URL of the book file.
       .addColumn('url', 'text', (c) => c.notNull())
       .addColumn('number', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('file_last_modified', 'varchar(30)', (c) => c.notNull())
-      .addColumn('file_size', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('file_last_modified', types.date, (c) => c.notNull())
+      .addColumn('file_size', types.bigint, (c) => c.notNull().defaultTo(0))
       .addColumn('file_hash', 'varchar(64)', (c) => c.notNull().defaultTo(''))
       .addColumn('file_hash_koreader', 'varchar(64)', (c) => c.notNull().defaultTo(''))
       .addColumn('oneshot', 'boolean', (c) => c.notNull().defaultTo(false))
-      .addColumn('deleted_date', 'varchar(30)'),
+      .addColumn('deleted_date', types.date),
   ).execute();
   await db.schema.createIndex('book_series_idx').on('book').columns(['series_id', 'number']).execute();
   await db.schema.createIndex('book_library_idx').on('book').column('library_id').execute();
@@ -142,7 +147,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('title', 'text', (c) => c.notNull())
       .addColumn('summary', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('number', 'varchar(64)', (c) => c.notNull())
-      .addColumn('number_sort', 'real', (c) => c.notNull())
+      .addColumn('number_sort', types.real, (c) => c.notNull())
       .addColumn('release_date', 'varchar(10)')
       .addColumn('isbn', 'varchar(13)', (c) => c.notNull().defaultTo(''))
       .addColumn('title_lock', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -213,7 +218,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('width', 'integer')
     .addColumn('height', 'integer')
     .addColumn('file_hash', 'varchar(64)', (c) => c.notNull().defaultTo(''))
-    .addColumn('file_size', 'integer')
+    .addColumn('file_size', types.bigint)
     .addPrimaryKeyConstraint('media_page_pk', ['book_id', 'number'])
     .execute();
   await db.schema.createIndex('media_page_hash_idx').on('media_page').column('file_hash').execute();
@@ -224,7 +229,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('file_name', 'text', (c) => c.notNull())
     .addColumn('media_type', 'varchar(128)')
     .addColumn('sub_type', 'varchar(32)')
-    .addColumn('file_size', 'integer')
+    .addColumn('file_size', types.bigint)
     .execute();
   await db.schema.createIndex('media_file_book_idx').on('media_file').column('book_id').execute();
 
@@ -243,7 +248,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         .addColumn('url', 'text')
         .addColumn('selected', 'boolean', (c) => c.notNull().defaultTo(false))
         .addColumn('media_type', 'varchar(64)', (c) => c.notNull())
-        .addColumn('file_size', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('file_size', types.bigint, (c) => c.notNull().defaultTo(0))
         .addColumn('width', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('height', 'integer', (c) => c.notNull().defaultTo(0)),
     ).execute();
@@ -256,7 +261,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('url', 'text', (c) => c.primaryKey())
     .addColumn('parent_url', 'text', (c) => c.notNull())
     .addColumn('library_id', 'varchar(26)', (c) => c.notNull().references('library.id').onDelete('cascade'))
-    .addColumn('last_modified', 'varchar(30)', (c) => c.notNull())
+    .addColumn('last_modified', types.date, (c) => c.notNull())
     .execute();
 
   await dates(
@@ -267,7 +272,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       // 1-based page.
       .addColumn('page', 'integer', (c) => c.notNull())
       .addColumn('completed', 'boolean', (c) => c.notNull())
-      .addColumn('read_date', 'varchar(30)', (c) => c.notNull())
+      .addColumn('read_date', types.date, (c) => c.notNull())
       .addColumn('device_id', 'varchar(255)', (c) => c.notNull().defaultTo(''))
       .addColumn('device_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
       // Readium progression (locator JSON) for EPUBs.

@@ -1,16 +1,22 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { columnTypes, createNocase, nocaseKey } from '../dialect.js';
 
 /*
  * Collections (of series) and read lists (of books), with their posters (engine.md §6.10, §7.3, api.md §3.4-3.5).
  * Names are unique without regard to case. `number` is the 0-based position of a member.
  */
+/** The dialect's column types, set by `up` (db/dialect.ts). */
+let types: ReturnType<typeof columnTypes>;
+
 const dates = <T extends string>(t: CreateTableBuilder<T>) =>
   t
-    .addColumn('created_date', 'varchar(30)', (c) => c.notNull())
-    .addColumn('last_modified_date', 'varchar(30)', (c) => c.notNull());
+    .addColumn('created_date', types.date, (c) => c.notNull())
+    .addColumn('last_modified_date', types.date, (c) => c.notNull());
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  types = columnTypes(db);
+  await createNocase(db);
   await dates(
     db.schema
       .createTable('collection')
@@ -18,7 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('ordered', 'boolean', (c) => c.notNull().defaultTo(false)),
   ).execute();
-  await sql`CREATE UNIQUE INDEX collection_name_idx ON collection (name COLLATE NOCASE)`.execute(db);
+  await sql`CREATE UNIQUE INDEX collection_name_idx ON collection (${nocaseKey(db, 'name')})`.execute(db);
   await db.schema
     .createTable('collection_series')
     .addColumn('collection_id', 'varchar(26)', (c) => c.notNull().references('collection.id').onDelete('cascade'))
@@ -36,7 +42,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .addColumn('summary', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('ordered', 'boolean', (c) => c.notNull().defaultTo(true)),
   ).execute();
-  await sql`CREATE UNIQUE INDEX readlist_name_idx ON readlist (name COLLATE NOCASE)`.execute(db);
+  await sql`CREATE UNIQUE INDEX readlist_name_idx ON readlist (${nocaseKey(db, 'name')})`.execute(db);
   await db.schema
     .createTable('readlist_book')
     .addColumn('readlist_id', 'varchar(26)', (c) => c.notNull().references('readlist.id').onDelete('cascade'))
@@ -59,7 +65,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         .addColumn('type', 'varchar(16)', (c) => c.notNull())
         .addColumn('selected', 'boolean', (c) => c.notNull().defaultTo(false))
         .addColumn('media_type', 'varchar(64)', (c) => c.notNull())
-        .addColumn('file_size', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('file_size', types.bigint, (c) => c.notNull().defaultTo(0))
         .addColumn('width', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('height', 'integer', (c) => c.notNull().defaultTo(0)),
     ).execute();

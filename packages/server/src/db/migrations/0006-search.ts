@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { isPostgres } from '../dialect.js';
+import { searchAndReadProgress } from './postgres.js';
 
 /*
  * Browsing and search (api.md §1.4, §5; engine.md §13.3, §14).
@@ -109,6 +111,7 @@ const recompute = (series: string, user: string) => `
 const seriesOf = (bookId: string) => `(SELECT series_id FROM book WHERE id = ${bookId})`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) return searchAndReadProgress(db, { series: SERIES_FTS_COLUMNS, book: BOOK_FTS_COLUMNS });
   const run = (statement: string) => sql.raw(statement).execute(db);
 
   // ---- full text ----

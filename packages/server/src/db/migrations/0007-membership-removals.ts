@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { isPostgres } from '../dialect.js';
+import { membershipRemovals } from './postgres.js';
 
 /*
  * Hard-deleting a series or a book removes it from every collection / read list through ON DELETE CASCADE,
@@ -16,6 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('owner_id', 'varchar(26)', (c) => c.notNull())
     .addPrimaryKeyConstraint('membership_removal_pk', ['kind', 'owner_id'])
     .execute();
+  if (isPostgres(db)) return membershipRemovals(db);
   await sql`
     CREATE TRIGGER series_removed_from_collections BEFORE DELETE ON series
     BEGIN

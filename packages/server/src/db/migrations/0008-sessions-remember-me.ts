@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /*
  * Sessions learn which client opened them and whether that client ever came back with the id (a client that
@@ -7,6 +8,7 @@ import type { Kysely } from 'kysely';
  * and the cookie no longer carries the e-mail.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   // Sessions opened before this migration were all presented back as far as anyone knows.
   await db.schema
     .alterTable('session')
@@ -21,8 +23,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('remember_me_token')
     .addColumn('token_hash', 'varchar(128)', (c) => c.primaryKey())
     .addColumn('user_id', 'varchar(26)', (c) => c.notNull().references('user.id').onDelete('cascade'))
-    .addColumn('created_date', 'varchar(30)', (c) => c.notNull())
-    .addColumn('expires_date', 'varchar(30)', (c) => c.notNull())
+    .addColumn('created_date', types.date, (c) => c.notNull())
+    .addColumn('expires_date', types.date, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('remember_me_token_user_idx').on('remember_me_token').column('user_id').execute();
   await db.schema.createIndex('remember_me_token_expires_idx').on('remember_me_token').column('expires_date').execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /*
  * Historical events (engine.md §11.5). No foreign keys: an event outlives its book and series. `properties` is a
@@ -6,6 +7,7 @@ import type { Kysely } from 'kysely';
  * `library_id` lets a restricted user's history be narrowed by library sharing after the series is gone.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   await db.schema
     .createTable('historical_event')
     .addColumn('id', 'varchar(26)', (c) => c.primaryKey())
@@ -13,7 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('book_id', 'varchar(26)')
     .addColumn('series_id', 'varchar(26)')
     .addColumn('library_id', 'varchar(26)')
-    .addColumn('timestamp', 'varchar(32)', (c) => c.notNull())
+    .addColumn('timestamp', types.date, (c) => c.notNull())
     .addColumn('properties', 'text', (c) => c.notNull())
     .execute();
   // The list's default order (newest first), and the series a restricted user's history joins on.

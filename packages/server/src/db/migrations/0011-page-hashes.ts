@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { columnTypes, isPostgres } from '../dialect.js';
+import { pageHashCounts } from './postgres.js';
 
 /*
  * Duplicate pages (engine.md §5.4).
@@ -13,28 +15,30 @@ import { sql } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const run = (statement: string) => sql.raw(statement).execute(db);
+  const types = columnTypes(db);
   await db.schema
     .createTable('page_hash')
     .addColumn('hash', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('size', 'integer')
+    .addColumn('size', types.bigint)
     .addColumn('action', 'varchar(16)', (c) => c.notNull())
     .addColumn('delete_count', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_date', 'text', (c) => c.notNull())
-    .addColumn('last_modified_date', 'text', (c) => c.notNull())
+    .addColumn('created_date', types.dateText, (c) => c.notNull())
+    .addColumn('last_modified_date', types.dateText, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('page_hash_action_idx').on('page_hash').column('action').execute();
   await db.schema
     .createTable('page_hash_thumbnail')
     .addColumn('hash', 'varchar(64)', (c) => c.primaryKey().references('page_hash.hash').onDelete('cascade'))
-    .addColumn('thumbnail', 'blob', (c) => c.notNull())
+    .addColumn('thumbnail', types.blob, (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('page_hash_count')
     .addColumn('hash', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('file_size', 'integer')
+    .addColumn('file_size', types.bigint)
     .addColumn('match_count', 'integer', (c) => c.notNull())
     .execute();
+  if (isPostgres(db)) return pageHashCounts(db);
   // The unknown list's default order (largest saving first), only over hashes held more than once.
   await run(`CREATE INDEX page_hash_count_total_idx ON page_hash_count
     (match_count * coalesce(file_size, 0) DESC, hash) WHERE match_count > 1`);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /*
  * Metrics (api.md §9.1). `task_metric` keeps the figures of finished tasks per type and per hour, so that
@@ -9,6 +10,7 @@ import type { Kysely } from 'kysely';
  * and the book table's library index also holds the file size, so the disk-space sum reads the index alone.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   await db.schema
     .createTable('task_metric')
     .addColumn('type', 'varchar(64)', (c) => c.notNull())
@@ -16,8 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('hour', 'integer', (c) => c.notNull())
     .addColumn('count', 'integer', (c) => c.notNull())
     .addColumn('failures', 'integer', (c) => c.notNull())
-    .addColumn('total_ms', 'real', (c) => c.notNull())
-    .addColumn('max_ms', 'real', (c) => c.notNull())
+    .addColumn('total_ms', types.real, (c) => c.notNull())
+    .addColumn('max_ms', types.real, (c) => c.notNull())
     .addPrimaryKeyConstraint('task_metric_pk', ['type', 'hour'])
     .execute();
   await db.schema.createIndex('task_metric_hour_idx').on('task_metric').column('hour').execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /*
  * Announcements (api.md §9.2): the feed fetched from the configured URL, kept so that requests never wait on the
@@ -8,12 +9,13 @@ import type { Kysely } from 'kysely';
  * conditional write, so with several instances on one database only one fetches per period.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   await db.schema
     .createTable('announcement_feed')
     .addColumn('url', 'text', (c) => c.primaryKey())
-    .addColumn('claimed_at', 'integer', (c) => c.notNull())
+    .addColumn('claimed_at', types.bigint, (c) => c.notNull())
     .addColumn('feed', 'text')
-    .addColumn('fetched_at', 'integer')
+    .addColumn('fetched_at', types.bigint)
     .execute();
   await db.schema
     .createTable('announcement_read')

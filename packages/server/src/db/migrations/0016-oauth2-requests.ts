@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /*
  * OAuth2 logins under way (api.md §2.7): state, nonce and PKCE verifier between the redirect to the provider and its
@@ -6,6 +7,7 @@ import type { Kysely } from 'kysely';
  * cookie; rows live 10 minutes (epoch ms in expires_at).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   await db.schema
     .createTable('oauth2_request')
     .addColumn('browser_key_hash', 'varchar(64)', (c) => c.primaryKey())
@@ -13,7 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('nonce', 'text', (c) => c.notNull())
     .addColumn('pkce_verifier', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'integer', (c) => c.notNull())
+    .addColumn('expires_at', types.bigint, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('oauth2_request_expires_idx').on('oauth2_request').column('expires_at').execute();
 }

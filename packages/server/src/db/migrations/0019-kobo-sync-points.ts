@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from '../dialect.js';
 
 /*
  * Kobo sync points (api.md §8.2): a snapshot, per API key, of the EPUBs its user could see at one sync, with what
@@ -8,25 +9,26 @@ import type { Kysely } from 'kysely';
  * Rows go with their user and their API key.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const types = columnTypes(db);
   await db.schema
     .createTable('sync_point')
     .addColumn('id', 'varchar(26)', (c) => c.primaryKey())
     .addColumn('user_id', 'varchar(26)', (c) => c.notNull().references('user.id').onDelete('cascade'))
     .addColumn('api_key_id', 'varchar(26)', (c) => c.notNull().references('api_key.id').onDelete('cascade'))
-    .addColumn('created_date', 'text', (c) => c.notNull())
+    .addColumn('created_date', types.dateText, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('sync_point_user_key_idx').on('sync_point').columns(['user_id', 'api_key_id']).execute();
   await db.schema
     .createTable('sync_point_book')
     .addColumn('sync_point_id', 'varchar(26)', (c) => c.notNull().references('sync_point.id').onDelete('cascade'))
     .addColumn('book_id', 'varchar(26)', (c) => c.notNull())
-    .addColumn('book_created_date', 'text', (c) => c.notNull())
-    .addColumn('file_last_modified', 'text', (c) => c.notNull())
-    .addColumn('file_size', 'integer', (c) => c.notNull())
+    .addColumn('book_created_date', types.dateText, (c) => c.notNull())
+    .addColumn('file_last_modified', types.dateText, (c) => c.notNull())
+    .addColumn('file_size', types.bigint, (c) => c.notNull())
     .addColumn('file_hash', 'text', (c) => c.notNull())
-    .addColumn('metadata_last_modified_date', 'text', (c) => c.notNull())
+    .addColumn('metadata_last_modified_date', types.dateText, (c) => c.notNull())
     .addColumn('thumbnail_id', 'varchar(26)')
-    .addColumn('read_progress_last_modified_date', 'text')
+    .addColumn('read_progress_last_modified_date', types.dateText)
     .addColumn('synced', 'boolean', (c) => c.notNull().defaultTo(false))
     .addPrimaryKeyConstraint('sync_point_book_pk', ['sync_point_id', 'book_id'])
     .execute();

@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { SearchConditionBook } from '@quire/api';
 import type { Db } from '../database.js';
 import type { FullTextSearch } from '../search/full-text-search.js';
+import { jsonArrayRows } from '../dialect.js';
 import { and, bookVisibility, compileBookCondition, seriesVisibility, type ListContext } from './conditions.js';
 import type { IdPage, Slice } from './series-list.js';
 import { BOOK_SORTS, resolveSort, type SortOrder } from './sort.js';
@@ -74,7 +75,7 @@ export class BookListQueries {
         ? null
         : libraryIds.length
           ? sql<SqlBool>`s.library_id IN (${sql.join(libraryIds)})`
-          : sql<SqlBool>`0`,
+          : sql<SqlBool>`FALSE`,
     ]);
     // series_metadata only when the caller's restrictions read it (age rating, labels): every series has its row,
     // and counting a deck of thousands of series read it for nothing.
@@ -169,10 +170,10 @@ export class BookListQueries {
         kind === 'collection'
           ? sql<{ x: number }>`SELECT 1 AS x FROM collection_series cs JOIN series s ON s.id = cs.series_id
               JOIN series_metadata sm ON sm.series_id = s.id
-              WHERE cs.collection_id = ${id} AND ${seriesVisibility(ctx) ?? sql`1`} LIMIT 1`
+              WHERE cs.collection_id = ${id} AND ${seriesVisibility(ctx) ?? sql`TRUE`} LIMIT 1`
           : sql<{ x: number }>`SELECT 1 AS x FROM readlist_book rb JOIN book b ON b.id = rb.book_id
               JOIN series_metadata sm ON sm.series_id = b.series_id
-              WHERE rb.readlist_id = ${id} AND ${bookVisibility(ctx) ?? sql`1`} LIMIT 1`;
+              WHERE rb.readlist_id = ${id} AND ${bookVisibility(ctx) ?? sql`TRUE`} LIMIT 1`;
       if ((await member.execute(this.db)).rows.length === 0) return undefined;
     }
     return { ordered: Boolean(owner.ordered) };
@@ -186,7 +187,7 @@ export class BookListQueries {
     const joins = new Set<string>(compiled.joins);
     if (request.ctx.ageRestriction) joins.add('sm');
     return {
-      where: and([bookVisibility(request.ctx), compiled.where]) ?? sql<SqlBool>`1`,
+      where: and([bookVisibility(request.ctx), compiled.where]) ?? sql<SqlBool>`TRUE`,
       joins,
       fts: hits === null ? null : JSON.stringify(hits),
       readListId: compiled.readListId,
@@ -206,6 +207,6 @@ export class BookListQueries {
           ? sql`LEFT JOIN readlist_book rlo ON rlo.book_id = b.id AND rlo.readlist_id = ${readListId}`
           : none
       }
-      ${fts ? sql`JOIN (SELECT value AS id, key AS rank FROM json_each(${fts})) fts ON fts.id = b.id` : none}`;
+      ${fts ? sql`JOIN (SELECT value AS id, key AS rank FROM ${jsonArrayRows(this.db, fts)} j) fts ON fts.id = b.id` : none}`;
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.js';
+import { jsonIsTrue } from '../dialect.js';
 import type { BookAccess, BookFileView, BookMediaView } from '../../domain/book.js';
 import type { BookMetadata, Dated } from '../../domain/metadata.js';
 import type { MediaStatusValue } from '../../domain/media.js';
@@ -235,7 +236,7 @@ export class BookQueries {
       .selectFrom('media')
       .select('book_id')
       .where('book_id', 'in', ids)
-      .where(sql<boolean>`json_extract(extension, '$.isFixedLayout') = 1`)
+      .where(jsonIsTrue(this.db, sql.ref('extension'), 'isFixedLayout'))
       .execute();
     return new Set(rows.map((r) => r.book_id));
   }

@@ -64,7 +64,7 @@ export interface CompiledCondition {
   readListId?: string;
 }
 
-const FALSE: Sql = sql<SqlBool>`0`;
+const FALSE: Sql = sql<SqlBool>`FALSE`;
 
 export const and = (parts: (Sql | null)[]): Sql | null => {
   const xs = parts.filter((p): p is Sql => p !== null);
@@ -110,7 +110,7 @@ export const bookVisibility = (ctx: Visibility) =>
 
 /** Whether a viewer may see a series aliased `s` (its metadata `sm`), for queries outside the list engine. */
 export const seriesVisibleTo = (viewer: ContentViewer): Sql =>
-  seriesVisibility(visibilityOf(viewer)) ?? sql<SqlBool>`1`;
+  seriesVisibility(visibilityOf(viewer)) ?? sql<SqlBool>`TRUE`;
 
 /**
  * Whole days of a `java.time.Duration` text (`PnDTnHnMn.nS`), or null when it is not one (the request schema has
@@ -194,7 +194,7 @@ function numericOp(column: Sql, op: NumericOperator | NullableNumericOperator, n
 }
 
 const booleanOp = (column: Sql, op: BooleanOperator) =>
-  op.operator === 'isTrue' ? sql<SqlBool>`${column} = 1` : sql<SqlBool>`${column} = 0`;
+  op.operator === 'isTrue' ? sql<SqlBool>`${column} = TRUE` : sql<SqlBool>`${column} = FALSE`;
 const nullDate = (column: Sql, op: BooleanOperator) =>
   op.operator === 'isTrue' ? sql<SqlBool>`${column} IS NOT NULL` : sql<SqlBool>`${column} IS NULL`;
 
@@ -213,7 +213,7 @@ function membership(id: Sql, op: NullableOperator, select: (value: string | null
 }
 
 const valueMatch = (column: string, value: string | null) =>
-  value === null ? sql`1` : sql`${sql.ref(column)} = ${value} COLLATE NOCASE`;
+  value === null ? sql`TRUE` : sql`${sql.ref(column)} = ${value} COLLATE NOCASE`;
 
 function authorSelect(
   table: 'book_metadata_author' | 'book_metadata_aggregation_author',
@@ -221,7 +221,7 @@ function authorSelect(
   name?: string,
   role?: string,
 ) {
-  const parts = [sql`1`];
+  const parts = [sql`TRUE`];
   if (name !== undefined) parts.push(sql`name = ${name} COLLATE NOCASE`);
   if (role !== undefined) parts.push(sql`role = ${role} COLLATE NOCASE`);
   return sql`SELECT ${sql.ref(idColumn)} FROM ${sql.table(table)} WHERE ${sql.join(parts, sql` AND `)}`;
@@ -402,12 +402,12 @@ function bookLeaf(c: BookLeaf, out: CompiledCondition): Sql | null {
     const { operator, value } = c.readStatus;
     if (operator === 'is') {
       if (value === 'UNREAD') return sql<SqlBool>`r.completed IS NULL`;
-      return value === 'READ' ? sql<SqlBool>`r.completed = 1` : sql<SqlBool>`r.completed = 0`;
+      return value === 'READ' ? sql<SqlBool>`r.completed = TRUE` : sql<SqlBool>`r.completed = FALSE`;
     }
     if (value === 'UNREAD') return sql<SqlBool>`r.completed IS NOT NULL`;
     return value === 'READ'
-      ? sql<SqlBool>`(r.completed IS NULL OR r.completed = 0)`
-      : sql<SqlBool>`(r.completed = 1 OR r.completed IS NULL)`;
+      ? sql<SqlBool>`(r.completed IS NULL OR r.completed = FALSE)`
+      : sql<SqlBool>`(r.completed = TRUE OR r.completed IS NULL)`;
   }
   if ('mediaStatus' in c) {
     out.joins.add('m');
@@ -432,7 +432,7 @@ function bookLeaf(c: BookLeaf, out: CompiledCondition): Sql | null {
     const type = c.poster.value.type ?? undefined;
     const selected = c.poster.value.selected ?? undefined;
     if (type === undefined && selected === undefined) return null;
-    const parts = [sql`1`];
+    const parts = [sql`TRUE`];
     if (type !== undefined) parts.push(sql`type = ${type} COLLATE NOCASE`);
     if (selected !== undefined) parts.push(sql`selected = ${selected ? 1 : 0}`);
     const inner = sql`SELECT book_id FROM thumbnail_book WHERE ${sql.join(parts, sql` AND `)}`;

@@ -38,7 +38,7 @@ export class MediaManagementQueries {
     const count = await base.select((eb) => eb.fn.countAll<number | bigint>().as('n')).executeTakeFirstOrThrow();
     const rows = await base
       .select('s.id')
-      .orderBy(sql`sm.title_sort COLLATE NOCASE`)
+      .orderBy(sql`lower(sm.title_sort)`)
       .orderBy('s.id')
       .limit(page.limit)
       .offset(page.offset)

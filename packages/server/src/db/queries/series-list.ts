@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { SearchConditionSeries } from '@quire/api';
 import type { Db } from '../database.js';
 import type { FullTextSearch } from '../search/full-text-search.js';
+import { jsonArrayRows, walkIndex } from '../dialect.js';
 import { and, compileSeriesCondition, seriesVisibility, type ListContext } from './conditions.js';
 import { resolveSort, SERIES_SORTS, type SortOrder } from './sort.js';
 
@@ -114,11 +115,11 @@ export class SeriesListQueries {
     if (request.regex) {
       const matching = await this.regexMatches(request.regex.pattern, request.regex.field);
       if (matching.length === 0) return null;
-      parts.push(sql<SqlBool>`s.id IN (SELECT value FROM json_each(${JSON.stringify(matching)}))`);
+      parts.push(sql<SqlBool>`s.id IN (SELECT value FROM ${jsonArrayRows(this.db, JSON.stringify(matching))} m)`);
     }
     const joins = new Set<string>(compiled.joins);
     return {
-      where: and(parts) ?? sql<SqlBool>`1`,
+      where: and(parts) ?? sql<SqlBool>`TRUE`,
       joins,
       fts: hits === null ? null : JSON.stringify(hits),
       collectionId: compiled.collectionId,
@@ -139,9 +140,7 @@ export class SeriesListQueries {
     metadata = true,
   ) {
     return sql`${
-      walk
-        ? sql`series_search ss INDEXED BY ${sql.raw(walk)} CROSS JOIN series s ON s.id = ss.series_id`
-        : sql`series s`
+      walk ? walkIndex(this.db, 'series_search ss', walk, 'series s', sql`s.id = ss.series_id`) : sql`series s`
     } ${metadata ? sql`JOIN series_metadata sm ON sm.series_id = s.id` : none}
       ${joins.has('ag') ? sql`LEFT JOIN book_metadata_aggregation ag ON ag.series_id = s.id` : none}
       ${joins.has('rs') ? sql`LEFT JOIN read_progress_series rs ON rs.series_id = s.id AND rs.user_id = ${ctx.userId}` : none}
@@ -151,7 +150,7 @@ export class SeriesListQueries {
           ? sql`LEFT JOIN collection_series cso ON cso.series_id = s.id AND cso.collection_id = ${collectionId}`
           : none
       }
-      ${fts ? sql`JOIN (SELECT value AS id, key AS rank FROM json_each(${fts})) fts ON fts.id = s.id` : none}`;
+      ${fts ? sql`JOIN (SELECT value AS id, key AS rank FROM ${jsonArrayRows(this.db, fts)} j) fts ON fts.id = s.id` : none}`;
   }
 
   /** Ids of the series whose title (or sort title) the regular expression finds, case-insensitively. */

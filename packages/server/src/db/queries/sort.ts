@@ -68,10 +68,10 @@ export const BOOK_SORTS: Record<string, SortColumn> = {
   fileSize: col('b.file_size'),
   size: col('b.file_size'),
   fileHash: col('b.file_hash'),
-  url: col('b.url COLLATE NOCASE'),
-  'media.status': col('m.status COLLATE NOCASE', 'm'),
-  'media.comment': col('m.comment COLLATE NOCASE', 'm'),
-  'media.mediaType': col('m.media_type COLLATE NOCASE', 'm'),
+  url: col('lower(b.url)'),
+  'media.status': col('lower(m.status)', 'm'),
+  'media.comment': col('lower(m.comment)', 'm'),
+  'media.mediaType': col('lower(m.media_type)', 'm'),
   'media.pagesCount': col('m.page_count', 'm'),
   'metadata.title': folded('bs.title_fold', 'bm.title', 'bs', 'bm'),
   'metadata.numberSort': col('bm.number_sort', 'bm'),
@@ -106,7 +106,9 @@ export function resolveSort(
     if (c.joins.includes('collection') && !available.collection) continue;
     if (c.joins.includes('readlist') && !available.readlist) continue;
     for (const j of c.joins) joins.add(j);
-    for (const e of c.exprs) orderBy.push(o.descending ? sql`${e} DESC` : sql`${e} ASC`);
+    // Nulls sort low, as SQLite sorts them (PostgreSQL's own default is high). Said on both: SQLite's default,
+    // so its plans do not change.
+    for (const e of c.exprs) orderBy.push(o.descending ? sql`${e} DESC NULLS LAST` : sql`${e} ASC NULLS FIRST`);
   }
   return { orderBy, joins };
 }

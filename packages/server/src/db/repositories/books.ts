@@ -1,4 +1,5 @@
 import { atomically, type Db } from '../database.js';
+import { notLikeNocase } from '../dialect.js';
 import type { BookRepository } from '../../domain/ports.js';
 import type { BookRecord, NewBook, BookNumbering } from '../../domain/book.js';
 
@@ -381,7 +382,7 @@ export class KyselyBookRepository implements BookRepository {
 
   /**
    * Live books whose file extension is not the one `extensions` gives for their analysed media type (engine.md
-   * §11.2); LIKE compares ASCII without regard to case, so `Book.CBZ` is fine.
+   * §11.2), comparing ASCII without regard to case, so `Book.CBZ` is fine.
    */
   async findWithWrongExtension(
     libraryId: string,
@@ -397,7 +398,7 @@ export class KyselyBookRepository implements BookRepository {
       .where((eb) =>
         eb.or(
           Object.entries(extensions).map(([mediaType, ext]) =>
-            eb.and([eb('m.media_type', '=', mediaType), eb('b.url', 'not like', `%.${ext}`)]),
+            eb.and([eb('m.media_type', '=', mediaType), eb('b.url', notLikeNocase(t), `%.${ext}`)]),
           ),
         ),
       )

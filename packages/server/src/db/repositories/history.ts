@@ -29,7 +29,7 @@ function visibleTo(viewer: ContentViewer): Sql | null {
   const v = visibilityOf(viewer);
   const parts: Sql[] = [];
   if (v.libraryIds !== null)
-    parts.push(v.libraryIds.length ? sql<SqlBool>`h.library_id IN (${sql.join(v.libraryIds)})` : sql<SqlBool>`0`);
+    parts.push(v.libraryIds.length ? sql<SqlBool>`h.library_id IN (${sql.join(v.libraryIds)})` : sql<SqlBool>`FALSE`);
   if (v.ageRestriction || v.labelsAllow.length || v.labelsExclude.length)
     parts.push(sql<SqlBool>`EXISTS (SELECT 1 FROM series s JOIN series_metadata sm ON sm.series_id = s.id
       WHERE s.id = h.series_id AND ${seriesVisibleTo(viewer)})`);

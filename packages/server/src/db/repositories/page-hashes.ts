@@ -38,7 +38,7 @@ const UNKNOWN_SORTS: Record<string, string> = {
   totalSize: TOTAL_SIZE,
 };
 const MATCH_SORTS: Record<string, string> = {
-  url: 'b.url COLLATE NOCASE',
+  url: 'lower(b.url)',
   bookId: 'p.book_id',
   pageNumber: 'p.number',
   fileName: 'p.file_name',
@@ -138,7 +138,7 @@ export class KyselyPageHashRepository implements PageHashRepository {
       SELECT p.book_id, b.series_id, b.url, p.number, p.file_name, p.file_size, p.media_type
       FROM media_page p JOIN book b ON b.id = p.book_id
       WHERE p.file_hash = ${hash}
-      ORDER BY ${orderBy(sort, MATCH_SORTS, 'b.url COLLATE NOCASE')}, p.book_id, p.number
+      ORDER BY ${orderBy(sort, MATCH_SORTS, 'lower(b.url)')}, p.book_id, p.number
       ${limit(slice)}`.execute(this.db);
     const total = await sql<{ n: number }>`SELECT count(*) AS n FROM media_page WHERE file_hash = ${hash}`.execute(
       this.db,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import { atomically } from '../database.js';
+import { groupConcat, jsonArrayRows } from '../dialect.js';
 import { seriesVisibleTo } from '../queries/conditions.js';
 import type { ContentViewer } from '../../domain/restrictions.js';
 import type {
@@ -14,7 +15,7 @@ import type {
 /** Columns whose difference between two snapshots makes a book "changed" (its entitlement and metadata). */
 const CHANGED = sql<boolean>`(t.file_last_modified != f.file_last_modified OR t.file_size != f.file_size
   OR t.file_hash != f.file_hash OR t.metadata_last_modified_date != f.metadata_last_modified_date
-  OR t.thumbnail_id IS NOT f.thumbnail_id)`;
+  OR t.thumbnail_id IS DISTINCT FROM f.thumbnail_id)`;
 
 /** The book of the row aliased `alias` is not in that sync point's table (its books, or the removals sent). */
 const absentFrom = (table: 'sync_point_book' | 'sync_point_removed', pointId: string, alias: 'f' | 't') =>
@@ -58,7 +59,9 @@ export class KyselySyncPointRepository implements SyncPointRepository {
           'b.file_size',
           'b.file_hash',
           // The Kobo's metadata shows the series' title and number too.
-          sql<string>`max(bm.last_modified_date, sm.last_modified_date)`.as('metadata_last_modified_date'),
+          sql<string>`CASE WHEN bm.last_modified_date > sm.last_modified_date THEN bm.last_modified_date ELSE sm.last_modified_date END`.as(
+            'metadata_last_modified_date',
+          ),
           't.id as thumbnail_id',
           'rp.last_modified_date as read_progress_last_modified_date',
         ])
@@ -95,7 +98,7 @@ export class KyselySyncPointRepository implements SyncPointRepository {
           'r.name',
           'r.created_date',
           'r.last_modified_date',
-          sql<string>`group_concat(rb.book_id, ',' ORDER BY rb.number)`.as('book_ids'),
+          groupConcat(tx, sql.ref('rb.book_id'), ',', sql.ref('rb.number')).as('book_ids'),
         ])
         .groupBy('r.id');
       await tx
@@ -111,7 +114,9 @@ export class KyselySyncPointRepository implements SyncPointRepository {
             .selectFrom('sync_point_book')
             .select('book_id')
             .where('sync_point_id', '=', point.id)
-            .where(sql<boolean>`book_id IN (SELECT value FROM json_each(${JSON.stringify(opts.onDeck.bookIds)}))`)
+            .where(
+              sql<boolean>`book_id IN (SELECT value FROM ${jsonArrayRows(tx, JSON.stringify(opts.onDeck.bookIds))} d)`,
+            )
             .execute()
         ).map((r) => r.book_id),
       );
@@ -298,7 +303,7 @@ export class KyselySyncPointRepository implements SyncPointRepository {
     if (change === 'changed') return ids(await both.where(CHANGED).execute());
     const progressOnly = both
       .where(sql<boolean>`NOT ${CHANGED}`)
-      .where(sql<boolean>`t.read_progress_last_modified_date IS NOT f.read_progress_last_modified_date`);
+      .where(sql<boolean>`t.read_progress_last_modified_date IS DISTINCT FROM f.read_progress_last_modified_date`);
     return ids(await progressOnly.execute());
   }
 

@@ -26,7 +26,7 @@ export class KyselyTaskMetricsRepository implements TaskMetricsRepository {
           count: sql`task_metric.count + 1`,
           failures: sql`task_metric.failures + ${failures}`,
           total_ms: sql`task_metric.total_ms + excluded.total_ms`,
-          max_ms: sql`max(task_metric.max_ms, excluded.max_ms)`,
+          max_ms: sql`CASE WHEN excluded.max_ms > task_metric.max_ms THEN excluded.max_ms ELSE task_metric.max_ms END`,
         }),
       )
       .execute();

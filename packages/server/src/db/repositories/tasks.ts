@@ -1,5 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
 import { atomically, type Db } from '../database.js';
+import { oneAtATime } from '../dialect.js';
 import type { DB } from '../schema.js';
 
 /** A task as stored; the payload is the task's JSON, which this file never looks into. */
@@ -84,9 +85,15 @@ export class TaskRepository {
   /**
    * Takes the next available task for `owner` in one statement: unowned, its group idle, highest priority
    * first, then oldest submit. The outer WHERE re-checks availability, so a concurrent runner cannot take the
-   * same row; undefined when nothing is available (or another runner won the race).
+   * same row; undefined when nothing is available (or another runner won the race). On PostgreSQL the takes run
+   * one at a time: a concurrent take re-checks its own row only, not the group's other rows, so two runners could
+   * otherwise take two tasks of one group at once.
    */
   async takeNext(owner: string, t: Db = this.db): Promise<StoredTask | undefined> {
+    return oneAtATime(t, 'quire.task-take', (tx) => this.takeNextNow(owner, tx));
+  }
+
+  private async takeNextNow(owner: string, t: Db): Promise<StoredTask | undefined> {
     const row = await t
       .updateTable('task')
       .set({ owner })
@@ -109,13 +116,15 @@ export class TaskRepository {
 
   /** Takes the task for `owner` if it is still available; false when someone else was faster. */
   async claim(uniqueId: string, owner: string, t: Db = this.db): Promise<boolean> {
-    const result = await t
-      .updateTable('task')
-      .set({ owner })
-      .where('unique_id', '=', uniqueId)
-      .where('owner', 'is', null)
-      .where(groupIsIdle)
-      .executeTakeFirst();
+    const result = await oneAtATime(t, 'quire.task-take', (tx) =>
+      tx
+        .updateTable('task')
+        .set({ owner })
+        .where('unique_id', '=', uniqueId)
+        .where('owner', 'is', null)
+        .where(groupIsIdle)
+        .executeTakeFirst(),
+    );
     return Number(result.numUpdatedRows) > 0;
   }
 

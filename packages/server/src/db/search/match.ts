@@ -18,20 +18,56 @@ export interface MatchExpressions {
   titleWhole: string | null;
 }
 
+/**
+ * How an expression is written: FTS5's query language (SQLite), or a SQL condition over the same documents
+ * (postgres-fts.ts). Parts given to `and`/`or` are already grouped.
+ */
+export interface MatchLanguage {
+  /** `needle` inside any of `columns`. */
+  match(columns: readonly string[], needle: string): string;
+  and(parts: string[]): string;
+  or(parts: string[]): string;
+  /** Everything but `inner`. */
+  not(inner: string): string;
+  /** `base` without `excluded`. */
+  andNot(base: string, excluded: string): string;
+  /** Every document. */
+  all: string;
+}
+
+const ALL = `${EVERYTHING} : "all"`;
+const quote = (needle: string) => `"${needle.replaceAll('"', '""')}"`;
+const scope = (columns: readonly string[]) => (columns.length === 1 ? columns[0]! : `{${columns.join(' ')}}`);
+const group = (c: string) => `(${c})`;
+
+export const FTS5: MatchLanguage = {
+  match: (columns, needle) => `${scope(columns)} : ${quote(needle)}`,
+  and: (parts) => parts.join(' AND '),
+  or: (parts) => parts.join(' OR '),
+  not: (inner) => group(`${ALL} NOT ${group(inner)}`),
+  andNot: (base, excluded) => `${group(base)} NOT ${group(excluded)}`,
+  all: ALL,
+};
+
 /** The expressions of `query`, or null when it matches nothing (does not parse, unknown field, always false). */
-export function toMatchExpressions(query: string, fields: EntityFields): MatchExpressions | null {
+export function toMatchExpressions(
+  query: string,
+  fields: EntityFields,
+  language: MatchLanguage = FTS5,
+): MatchExpressions | null {
   const tree = parse(query);
   if (!tree) return null;
-  const all = finish(compile(tree, fields, ALL_MODE));
+  const finish = (c: Compiled): string | null => (c === false ? null : c === true ? language.all : c);
+  const all = finish(compile(tree, fields, { ...ALL_MODE, language }));
   if (all === null) return null;
   const titled = { titled: false };
-  const titleAny = finish(compile(tree, fields, { columns: 'title', needle: 'any', seen: titled }));
+  const titleAny = finish(compile(tree, fields, { columns: 'title', needle: 'any', seen: titled, language }));
   if (!titled.titled || titleAny === null) return { all, titleAny: null, titleStart: null, titleWhole: null };
   return {
     all,
     titleAny,
-    titleStart: finish(compile(tree, fields, { columns: 'title', needle: 'start', seen: titled })),
-    titleWhole: finish(compile(tree, fields, { columns: 'title', needle: 'whole', seen: titled })),
+    titleStart: finish(compile(tree, fields, { columns: 'title', needle: 'start', seen: titled, language })),
+    titleWhole: finish(compile(tree, fields, { columns: 'title', needle: 'whole', seen: titled, language })),
   };
 }
 
@@ -47,17 +83,11 @@ interface Mode {
   needle: 'any' | 'start' | 'whole';
   /** Set when a bare word was compiled against the title columns. */
   seen?: { titled: boolean };
+  language: MatchLanguage;
 }
-const ALL_MODE: Mode = { columns: 'default', needle: 'any' };
-
-const ALL = `${EVERYTHING} : "all"`;
+const ALL_MODE = { columns: 'default', needle: 'any' } as const;
 /** Ranges expand to one whole-word alternative per value; beyond this many the range matches nothing. */
 const MAX_RANGE_VALUES = 1000;
-
-const quote = (needle: string) => `"${needle.replaceAll('"', '""')}"`;
-const scope = (columns: readonly string[]) => (columns.length === 1 ? columns[0]! : `{${columns.join(' ')}}`);
-const group = (c: string) => `(${c})`;
-const finish = (c: Compiled): string | null => (c === false ? null : c === true ? ALL : c);
 
 function columnsOf(field: string | null, fields: EntityFields, mode: Mode): readonly string[] | undefined {
   if (field !== null) return fields.fields[field];
@@ -75,6 +105,8 @@ function placed(needle: string, mode: Mode, bare: boolean): string {
 }
 
 function compile(node: QueryNode, fields: EntityFields, mode: Mode): Compiled {
+  const l = mode.language;
+  const anyMode: Mode = { ...ALL_MODE, language: l };
   switch (node.kind) {
     case 'all':
       return true;
@@ -88,7 +120,7 @@ function compile(node: QueryNode, fields: EntityFields, mode: Mode): Compiled {
         if (node.prefix && i === ws.length - 1 && [...w].length < 3) return [` ${w}`];
         return needles(w).map((n) => placed(n, mode, node.field === null));
       });
-      return parts.map((n) => `${scope(columns)} : ${quote(n)}`).join(' AND ');
+      return l.and(parts.map((n) => l.match(columns, n)));
     }
     case 'phrase': {
       const columns = columnsOf(node.field, fields, mode);
@@ -97,7 +129,7 @@ function compile(node: QueryNode, fields: EntityFields, mode: Mode): Compiled {
       if (ws.length === 0) return true;
       if (ws.length === 1)
         return compile({ kind: 'term', field: node.field, text: ws[0]!, prefix: false }, fields, mode);
-      return `${scope(columns)} : ${quote(placed(ws.join(' '), mode, node.field === null))}`;
+      return l.match(columns, placed(ws.join(' '), mode, node.field === null));
     }
     case 'range': {
       const columns = columnsOf(node.field, fields, mode);
@@ -111,14 +143,14 @@ function compile(node: QueryNode, fields: EntityFields, mode: Mode): Compiled {
       if (!node.toInclusive && node.to !== '*') to--;
       if (to < from || to - from >= MAX_RANGE_VALUES) return false;
       const values: string[] = [];
-      for (let v = from; v <= to; v++) values.push(`${scope(columns)} : ${quote(` ${v} `)}`);
-      return values.length === 1 ? values[0]! : group(values.join(' OR '));
+      for (let v = from; v <= to; v++) values.push(l.match(columns, ` ${v} `));
+      return values.length === 1 ? values[0]! : group(l.or(values));
     }
     case 'not': {
       // What is excluded is excluded from every column, whatever the mode.
-      const inner = compile(node.item, fields, ALL_MODE);
+      const inner = compile(node.item, fields, anyMode);
       if (typeof inner === 'boolean') return !inner;
-      return group(`${ALL} NOT ${group(inner)}`);
+      return l.not(inner);
     }
     case 'or': {
       const parts: string[] = [];
@@ -128,14 +160,14 @@ function compile(node: QueryNode, fields: EntityFields, mode: Mode): Compiled {
         if (c !== false) parts.push(group(c));
       }
       if (parts.length === 0) return false;
-      return parts.length === 1 ? parts[0]! : parts.join(' OR ');
+      return parts.length === 1 ? parts[0]! : l.or(parts);
     }
     case 'and': {
       const positive: string[] = [];
       const negative: string[] = [];
       for (const item of node.items) {
         if (item.kind === 'not') {
-          const c = compile(item.item, fields, ALL_MODE);
+          const c = compile(item.item, fields, anyMode);
           if (c === true) return false;
           if (c !== false) negative.push(group(c));
         } else {
@@ -145,8 +177,8 @@ function compile(node: QueryNode, fields: EntityFields, mode: Mode): Compiled {
         }
       }
       if (positive.length === 0 && negative.length === 0) return true;
-      const base = positive.length === 0 ? ALL : positive.join(' AND ');
-      return negative.length === 0 ? base : `${group(base)} NOT ${group(negative.join(' OR '))}`;
+      const base = positive.length === 0 ? l.all : l.and(positive);
+      return negative.length === 0 ? base : l.andNot(base, l.or(negative));
     }
   }
 }

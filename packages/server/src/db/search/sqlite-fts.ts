@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../database.js';
 import { AUTHOR_ROLES, FIELDS, EVERYTHING, type SearchEntity } from './fields.js';
 import { SEARCH_HIT_LIMIT, type FullTextSearch } from './full-text-search.js';
-import { toMatchExpressions } from './match.js';
+import { FTS5, toMatchExpressions, type MatchLanguage } from './match.js';
 import { sortKey } from '../../domain/text.js';
 import { documentField } from './text.js';
 import { indexOffThread } from './sqlite-fts-indexer.js';
@@ -58,18 +58,54 @@ export class SqliteFullTextSearch implements FullTextSearch {
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(protected readonly db: Db) {}
+
+  /** The language of the expressions `matching` reads. */
+  protected readonly language: MatchLanguage = FTS5;
+
+  /** The condition selecting the documents of `table` that `match` selects. */
+  protected matching(table: RawBuilder<unknown>, match: string): RawBuilder<unknown> {
+    return sql`${table} MATCH ${match}`;
+  }
+
+  /** Keeps other indexers out until `tx` ends: SQLite's one writer already does. */
+  protected async lockIndexer(_tx: Db): Promise<void> {}
+
+  /**
+   * Indexes a large backlog on the indexing thread (`sqlite-fts-indexer.ts`), with its own connection to the file.
+   * False when there is no file another connection could open (a database in memory): indexed here, as a small
+   * backlog is.
+   */
+  protected async indexOffThread(): Promise<boolean> {
+    const file = await databaseFile(this.db);
+    if (file === null) return false;
+    const { analysed } = await indexOffThread(file);
+    // This connection reads the statistics the thread wrote only when told to.
+    if (analysed) await sql`ANALYZE sqlite_schema`.execute(this.db);
+    return true;
+  }
+
+  /**
+   * After a large change the query planner needs fresh statistics (a scan of thousands of books, an upgrade):
+   * bounded analysis, so that this costs milliseconds on the event loop, not seconds.
+   */
+  protected async analyse(): Promise<void> {
+    await sql`PRAGMA analysis_limit = 400`.execute(this.db);
+    await sql`PRAGMA optimize = 0x10002`.execute(this.db);
+  }
 
   async search(entity: SearchEntity, query: string | null | undefined, limit = SEARCH_HIT_LIMIT) {
     if (query === null || query === undefined || query.trim() === '') return null;
     const fields = FIELDS[entity];
-    const expressions = toMatchExpressions(query, fields);
+    const expressions = toMatchExpressions(query, fields, this.language);
     if (expressions === null) return [];
     await this.refresh();
     const table = sql.table(fields.table);
     const rowids = async (match: string, rest: RawBuilder<unknown>) =>
       (
-        await sql<{ r: number }>`SELECT rowid AS r FROM ${table} WHERE ${table} MATCH ${match} ${rest}`.execute(this.db)
+        await sql<{ r: number }>`SELECT rowid AS r FROM ${table} WHERE ${this.matching(table, match)} ${rest}`.execute(
+          this.db,
+        )
       ).rows.map((x) => x.r);
     try {
       // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
@@ -153,30 +189,21 @@ export class SqliteFullTextSearch implements FullTextSearch {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     if (Number(backlog.n) === 0) return;
-    if (Number(backlog.n) >= OFF_THREAD_BACKLOG) {
-      const file = await databaseFile(this.db);
-      // A database in memory has no file a second connection could open: indexed here, as a small backlog is.
-      if (file !== null) {
-        const { analysed } = await indexOffThread(file);
-        // This connection reads the statistics the thread wrote only when told to.
-        if (analysed) await sql`ANALYZE sqlite_schema`.execute(this.db);
-        return;
-      }
-    }
+    if (Number(backlog.n) >= OFF_THREAD_BACKLOG && (await this.indexOffThread())) return;
     let indexed = 0;
     for (;;) {
-      const { count, done } = await this.db.transaction().execute((tx) => indexPendingBatch(tx, BATCH));
+      const { count, done } = await this.db.transaction().execute(async (tx) => {
+        await this.lockIndexer(tx);
+        return indexPendingBatch(tx, BATCH);
+      });
       indexed += count;
       if (done) break;
       // Let requests in between batches: better-sqlite3 is synchronous, a long refresh would hold the event loop.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    // After a change of thousands of documents the query planner needs fresh statistics: bounded analysis, so that
-    // this costs milliseconds on the event loop, not seconds (a larger backlog is analysed fully, off the loop).
-    if (indexed >= OPTIMIZE_AFTER) {
-      await sql`PRAGMA analysis_limit = 400`.execute(this.db);
-      await sql`PRAGMA optimize = 0x10002`.execute(this.db);
-    }
+    // After a change of thousands of documents the query planner needs fresh statistics (a larger backlog is
+    // analysed fully, off the loop).
+    if (indexed >= OPTIMIZE_AFTER) await this.analyse();
   }
 }
 
@@ -193,6 +220,14 @@ async function databaseFile(db: Db): Promise<string | null> {
 export async function indexPendingBatch(tx: Db, batch: number): Promise<{ count: number; done: boolean }> {
   const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(batch).execute();
   if (pending.length === 0) return { count: 0, done: true };
+  // Taken off the list before the documents are read: a change written meanwhile notes its entity again (on
+  // PostgreSQL its note waits for this transaction, migrations/postgres.ts), so it is never lost.
+  for (const kind of ['series', 'book'] as const) {
+    const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
+    for (const part of chunks(ids)) {
+      await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
+    }
+  }
   const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
   let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
   // A one-shot book's document carries its series' fields.
@@ -210,12 +245,6 @@ export async function indexPendingBatch(tx: Db, batch: number): Promise<{ count:
   }
   for (const part of chunks(seriesIds)) await indexSeries(tx, part);
   for (const part of chunks(bookIds)) await indexBooks(tx, part);
-  for (const kind of ['series', 'book'] as const) {
-    const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
-    for (const part of chunks(ids)) {
-      await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
-    }
-  }
   return { count: pending.length, done: pending.length < batch };
 }
 
