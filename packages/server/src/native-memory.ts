@@ -62,12 +62,21 @@ export async function collectAndReleaseMemory(): Promise<boolean> {
  * import peaks lower; a trim costs well under a millisecond, plus the page faults of memory used again), and
  * `quietMs` after the last piece of work (`settle`: a full collection first, once the analysis's spare buffers,
  * dropped 5 s after their last use, are garbage; the RSS falls back within seconds of the queue emptying rather than
- * never).
+ * never), and again `lateMs` after it, once idle worker threads have ended.
  */
 export function memoryReleaser(
-  opts: { quietMs?: number; busyMs?: number; release?: () => unknown; settle?: () => unknown } = {},
+  opts: {
+    quietMs?: number;
+    busyMs?: number;
+    lateMs?: number;
+    release?: () => unknown;
+    settle?: () => unknown;
+  } = {},
 ) {
   const quietMs = opts.quietMs ?? 8_000;
+  // worker threads left idle by the work end after their pool's idle time (zxing 20 s, 7-Zip and EPUB 30 s):
+  // what they held is freed only then
+  const lateMs = opts.lateMs ?? 35_000;
   const busyMs = opts.busyMs ?? 3_000;
   const release = opts.release ?? releaseFreedMemory;
   const settle = opts.settle ?? collectAndReleaseMemory;
@@ -86,7 +95,11 @@ export function memoryReleaser(
     workDone(): void {
       if (performance.now() - lastRelease >= busyMs) run(release);
       clearTimeout(timer);
-      timer = setTimeout(() => run(settle), quietMs);
+      timer = setTimeout(() => {
+        run(settle);
+        timer = setTimeout(() => run(settle), lateMs - quietMs);
+        timer.unref();
+      }, quietMs);
       timer.unref();
     },
     /** Drops the pending release (shutting down). */

@@ -15,10 +15,10 @@ describe('freed native memory given back', () => {
     expect(await collectAndReleaseMemory()).toBe(process.platform === 'linux');
   });
 
-  it('with a full collection, once, shortly after the last piece of work', async () => {
+  it('with a full collection, shortly after the last piece of work and once more later', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const [release, settle] = [vi.fn(), vi.fn()];
-    const releaser = memoryReleaser({ quietMs: 2_000, busyMs: 10_000, release, settle });
+    const releaser = memoryReleaser({ quietMs: 2_000, busyMs: 10_000, lateMs: 35_000, release, settle });
     releaser.workDone();
     vi.advanceTimersByTime(1_000);
     releaser.workDone();
@@ -26,15 +26,19 @@ describe('freed native memory given back', () => {
     expect(settle).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     await vi.waitFor(() => expect(settle).toHaveBeenCalledTimes(1));
-    vi.advanceTimersByTime(60_000);
+    vi.advanceTimersByTime(32_999); // and once more when idle worker threads have ended
     expect(settle).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    await vi.waitFor(() => expect(settle).toHaveBeenCalledTimes(2));
+    vi.advanceTimersByTime(120_000);
+    expect(settle).toHaveBeenCalledTimes(2);
     expect(release).not.toHaveBeenCalled();
   });
 
   it('and at most every busyMs while work goes on without a pause', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const [release, settle] = [vi.fn(), vi.fn()];
-    const releaser = memoryReleaser({ quietMs: 2_000, busyMs: 10_000, release, settle });
+    const releaser = memoryReleaser({ quietMs: 2_000, busyMs: 10_000, lateMs: 35_000, release, settle });
     for (let t = 0; t < 25_000; t += 500) {
       releaser.workDone();
       vi.advanceTimersByTime(500);

@@ -239,9 +239,7 @@ describe('archive readers', () => {
       const whole = await zipReader.entries(file, {
         dimensions: true,
         verify: true,
-        onFileBytes: (bytes) => {
-          handed.push(Buffer.from(bytes));
-        },
+        onFileBytes: (bytes) => void handed.push(Buffer.from(bytes)),
         onVerified: (entry) => verified.push(entry.name),
       });
       expect(handed).toEqual([readFileSync(file)]);
