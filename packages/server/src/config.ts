@@ -40,6 +40,11 @@ export interface Config {
    * overrides it (Komga's `komga.kobo.kepubify-path`).
    */
   kepubifyPath: string | null;
+  /**
+   * A `postgres://` (or `postgresql://`) connection string from QUIRE_DATABASE_URL: PostgreSQL mode, where several
+   * instances share the database, the task queue and the events (issue 20). Undefined: SQLite under the data dir.
+   */
+  databaseUrl: string | undefined;
   /** Rendered PDF pages kept on disk under the data dir, at most this many bytes; 0: none (QUIRE_PDF_PAGE_CACHE_MB). */
   pdfPageCacheBytes: number;
   /** What one book may cost in entries, inflated bytes and decoded pixels (media/limits.ts). */
@@ -119,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     koboSyncItemLimit: positiveInteger(env, 'QUIRE_KOBO_SYNC_ITEM_LIMIT', 100),
     koboStoreUrl: (env.QUIRE_KOBO_STORE_URL ?? 'https://storeapi.kobo.com').replace(/\/+$/, ''),
     kepubifyPath: env.QUIRE_KEPUBIFY_PATH || null,
+    databaseUrl: databaseUrl(env.QUIRE_DATABASE_URL),
     pdfPageCacheBytes: Math.round(nonNegativeNumber(env, 'QUIRE_PDF_PAGE_CACHE_MB', 512) * 1024 * 1024),
     mediaLimits: loadMediaLimits(env),
     ...loadLogin(env),
@@ -306,4 +312,12 @@ export function normaliseContextPath(value: string): string {
   const trimmed = value.trim().replace(/\/+$/, '');
   if (!trimmed) return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function databaseUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    throw new Error('QUIRE_DATABASE_URL must be a postgres:// connection string (leave it unset for SQLite)');
+  }
+  return value;
 }

@@ -59,6 +59,8 @@ const privateModules: Record<string, readonly string[]> = {
   'db/search/': ['db'],
   'db/migrations/': ['db'],
   'db/schema.ts': ['db'],
+  // PostgreSQL mode's shared tables and graphile-worker's jobs (issue 20): the composition root and the queue.
+  'db/cluster.ts': ['db', 'app.ts', 'tasks/pg-queue.ts', 'tasks/pg-worker-pool.ts'],
 };
 const privateOf = (target: string) =>
   privateModules[target] ??
@@ -96,6 +98,8 @@ const packages: Record<string, readonly string[]> = {
   piscina: ['media/workers.ts', 'media/worker-thread.ts'], // every worker thread runs in its pools
   'better-sqlite3': ['db'],
   kysely: ['db'],
+  pg: ['db'], // PostgreSQL mode's connections (db/cluster.ts)
+  'graphile-worker': ['tasks/pg-queue.ts', 'tasks/pg-worker-pool.ts'], // the job queue of PostgreSQL mode
   fastify: ['http', 'app.ts'],
   'fastify-plugin': ['http'],
   '@fastify/ajv-compiler': ['http'],
