@@ -41,20 +41,48 @@ export class ClusterStore {
   }
 
   private async ensureSchema(): Promise<void> {
-    await this.pool.query(`
-      create table if not exists quire_instance (
-        id text primary key,
-        heartbeat_at timestamptz not null default now()
-      );
-      create table if not exists quire_schedule_claim (
-        name text primary key,
-        claimed_at timestamptz not null
-      );
-      create table if not exists quire_event_payload (
-        id bigint primary key generated always as identity,
-        payload text not null,
-        created_at timestamptz not null default now()
-      );`);
+    // Instances starting together would race on `create table if not exists` (it is not atomic in PostgreSQL: the
+    // loser fails on pg_type's unique index), so one creates them at a time, under a transaction-level lock.
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query("select pg_advisory_xact_lock(hashtext('quire_cluster_schema'))");
+      await client.query(`
+        create table if not exists quire_instance (
+          id text primary key,
+          heartbeat_at timestamptz not null default now()
+        );
+        create table if not exists quire_schedule_claim (
+          name text primary key,
+          claimed_at timestamptz not null
+        );
+        create table if not exists quire_event_payload (
+          id bigint primary key generated always as identity,
+          payload text not null,
+          created_at timestamptz not null default now()
+        );`);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Runs `work` while no other instance runs work under the same `name` (a session-level advisory lock). */
+  async exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('select pg_advisory_lock(hashtext($1))', [name]);
+      try {
+        return await work();
+      } finally {
+        await client.query('select pg_advisory_unlock(hashtext($1))', [name]);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   /** Records that `instanceId` is alive now (its first call registers it). */

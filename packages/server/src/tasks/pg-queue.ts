@@ -36,8 +36,9 @@ export interface PgTaskQueue extends SharedTaskQueue {
  * lowest number first). The instances' runners are `pg-worker-pool.ts`.
  */
 export async function openPgTaskQueue(pool: PgPool, store: ClusterStore): Promise<PgTaskQueue> {
-  // graphile-worker's schema: idempotent, and safe when several instances start at once (it migrates under a lock).
-  await runMigrations({ pgPool: pool, logger: quietLogger });
+  // graphile-worker's schema. Its migrations take no lock of their own, and instances starting together would race
+  // to install it: one migrates at a time.
+  await store.exclusively('quire_graphile_worker_migrate', () => runMigrations({ pgPool: pool, logger: quietLogger }));
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const changed = (change: QueueChange) => emitter.emit('change', change);

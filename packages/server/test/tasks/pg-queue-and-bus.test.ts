@@ -147,8 +147,8 @@ describe('the PostgreSQL task queue', () => {
       running.set(series, running.get(series)! - 1);
       done++;
     };
-    const a = await instance(connect, run, { size: 2 });
-    const b = await instance(connect, run, { size: 2 });
+    // Opened at once, as two instances starting together: neither may fail creating the schemas.
+    const [a, b] = await Promise.all([instance(connect, run, { size: 2 }), instance(connect, run, { size: 2 })]);
     a.pool.start();
     b.pool.start();
     await until(async () => (await a.queue.counts()).count === 0);
