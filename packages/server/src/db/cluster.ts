@@ -206,22 +206,43 @@ export class ClusterStore {
   }
 
   /**
-   * A notification channel: one connection of its own that LISTENs (and is given back when closed), and one that
-   * publishes, so that this instance's notifications leave in the order they were published.
+   * A notification channel: one connection of its own LISTENs (given back when closed; when it breaks, `onError` is
+   * told and a new one listens a second later: what was sent in between is lost). Publishing goes through the
+   * pool; the caller publishes one notification at a time, so they leave in order.
    */
-  async openChannel(channel: string, onPayload: (payload: string) => void): Promise<NotificationChannel> {
-    const listener = await this.pool.connect();
-    const publisher = await this.pool.connect();
-    listener.on('notification', (message) => {
-      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
-    });
-    await listener.query(`listen "${channel.replaceAll('"', '""')}"`);
+  async openChannel(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onError: (err: unknown) => void = () => undefined,
+  ): Promise<NotificationChannel> {
+    let closed = false;
+    let listener: pg.PoolClient | undefined;
+    const listen = async () => {
+      const client = await this.pool.connect();
+      client.on('notification', (message) => {
+        if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+      });
+      client.on('error', (err) => {
+        onError(err);
+        if (listener !== client) return;
+        listener = undefined;
+        client.release(err);
+        if (!closed) setTimeout(() => void listen().catch(onError), 1_000).unref();
+      });
+      await client.query(`listen "${channel.replaceAll('"', '""')}"`);
+      if (closed) client.release();
+      else listener = client;
+    };
+    await listen();
     return {
-      publish: async (payload) => void (await publisher.query('select pg_notify($1, $2)', [channel, payload])),
+      publish: async (payload) => void (await this.pool.query('select pg_notify($1, $2)', [channel, payload])),
       async close() {
-        await listener.query('unlisten *').catch(() => undefined);
-        listener.release();
-        publisher.release();
+        closed = true;
+        const client = listener;
+        listener = undefined;
+        if (!client) return;
+        await client.query('unlisten *').catch(() => undefined);
+        client.release();
       },
     };
   }

@@ -8,6 +8,7 @@ export interface NotificationTransport {
   openChannel(
     channel: string,
     onPayload: (payload: string) => void,
+    onError: (err: unknown) => void,
   ): Promise<{
     publish(payload: string): Promise<void>;
     close(): Promise<void>;
@@ -42,10 +43,10 @@ type Wire = { from: string; event: QuireEvent } | { from: string; ref: string };
  * The event bus when several instances share a PostgreSQL database (issue 20): every event reaches this instance's
  * subscribers at once, as the in-process bus does, and goes out on a LISTEN/NOTIFY channel to every other instance,
  * whose subscribers receive it as if it had been emitted there (an SSE client connected to any instance sees every
- * change). An instance ignores its own notifications, so a local subscriber gets each event once. Order: one
- * instance publishes through one connection, one at a time, and each instance handles what it receives one
- * notification at a time (reading a stored payload included), so the events of one instance arrive everywhere in
- * the order they were emitted, and so in order per entity.
+ * change). An instance ignores its own notifications, so a local subscriber gets each event once. Order: an
+ * instance publishes one event at a time (each NOTIFY is committed before the next is sent), and each instance
+ * handles what it receives one notification at a time (reading a stored payload included), so the events of one
+ * instance arrive everywhere in the order they were emitted, and so in order per entity.
  */
 export async function createPgEventBus(
   transport: NotificationTransport,
@@ -74,11 +75,15 @@ export async function createPgEventBus(
     await channel.publish(JSON.stringify({ from: instanceId, ref } satisfies Wire));
   }
 
-  const channel = await transport.openChannel(opts.channel ?? 'quire_events', (text) => {
-    incoming = incoming
-      .then(() => receive(text))
-      .catch((err: unknown) => opts.logger.warn({ err }, 'Could not read an event from another instance'));
-  });
+  const channel = await transport.openChannel(
+    opts.channel ?? 'quire_events',
+    (text) => {
+      incoming = incoming
+        .then(() => receive(text))
+        .catch((err: unknown) => opts.logger.warn({ err }, 'Could not read an event from another instance'));
+    },
+    (err) => opts.logger.warn({ err }, "Lost the connection that receives other instances' events; listening again"),
+  );
   const sweeper = setInterval(
     () => void transport.dropPayloadsOlderThan(PAYLOAD_LIFETIME_MS).catch(() => undefined),
     10 * 60_000,

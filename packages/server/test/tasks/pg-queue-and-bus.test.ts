@@ -40,12 +40,17 @@ afterAll(async () => {
 
 /** A fresh database, and a function that opens one instance's connections to it. */
 async function freshDatabase() {
+  return (await freshDatabaseWithUrl()).connect;
+}
+
+async function freshDatabaseWithUrl() {
   const url = await cluster.createDatabase(`t${++databases}`);
-  return async () => {
+  const connect = async () => {
     const pool = openPgPool(url, 8);
     opened.push(pool);
     return { pool, store: await ClusterStore.open(pool) };
   };
+  return { connect, url };
 }
 
 /** Every kind handled by `run`, which sees the task and the priority it runs at. */
@@ -310,7 +315,7 @@ describe('the scheduler over PostgreSQL', () => {
 
 describe('the PostgreSQL event bus', () => {
   it("delivers A's events to B's subscribers in order, large ones included, and each local one once", async () => {
-    const connect = await freshDatabase();
+    const { connect, url } = await freshDatabaseWithUrl();
     const stores = [(await connect()).store, (await connect()).store];
     const buses: PgEventBus[] = await Promise.all(
       stores.map((store, i) => createPgEventBus(store, { logger: silent, instanceId: `i${i}` })),
@@ -346,6 +351,21 @@ describe('the PostgreSQL event bus', () => {
     expect(seenByA.at(-1)).toEqual({ type: 'ReadProgressChanged', data: { bookId: 'b1', userId: 'u' } });
     expect(seenByA).toHaveLength(sent.length + 1);
     expect(seenByB.slice(sent.length).map((e) => e.type)).toEqual(['ReadProgressChanged', 'TaskQueueStatus']);
+
+    // The listening connections break (as when the database restarts): the buses listen again.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const killed = await admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and pid <> pg_backend_pid()",
+    );
+    await admin.end();
+    expect(killed.rowCount).toBe(2);
+    const after: QuireEvent = { type: 'LibraryChanged', data: { libraryId: 'after-the-break' } };
+    await until(async () => {
+      a.emit(after);
+      await new Promise((r) => setTimeout(r, 200));
+      return seenByB.some((e) => e.type === 'LibraryChanged');
+    });
     await Promise.all(buses.map((bus) => bus.close()));
   }, 30_000);
 });
