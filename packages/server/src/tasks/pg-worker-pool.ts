@@ -63,7 +63,7 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
       return;
     }
     const uniqueId = uniqueIdOf(task);
-    const priority = -helpers.job.priority;
+    const priority = -helpers.job.priority || 0; // Quire's, un-negated (and never -0)
     current.set(workerId, { uniqueId, task, priority, groupId: groupIdOf(task), owner: workerId });
     const startedAt = performance.now();
     let failed = false;
