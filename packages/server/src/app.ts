@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -7,13 +8,17 @@ import { setMediaLimits } from './media/limits.js';
 import { openDatabase } from './db/database.js';
 import { createRepositories, createUnitOfWork } from './db/unit-of-work.js';
 import { createEventBus } from './events/bus.js';
+import { createPgEventBus } from './events/pg-bus.js';
+import { ClusterStore, openPgPool } from './db/cluster.js';
 import { drainConnections } from './http/drain.js';
 import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
-import { createTaskQueue, type TaskQueue } from './tasks/queue.js';
+import { createTaskQueue, type SharedTaskQueue } from './tasks/queue.js';
+import { openPgTaskQueue } from './tasks/pg-queue.js';
 import { createWorkerPool } from './tasks/worker-pool.js';
 import { memoryReleaser } from './native-memory.js';
+import { createPgWorkerPool } from './tasks/pg-worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
 import { createScheduler } from './tasks/scheduler.js';
@@ -71,7 +76,7 @@ export interface QuireApp {
    * The task queue whole: routes see only its TaskEmitter & TaskCancellation ports (deps.tasks), while the tests
    * that wait for it to drain, or look at what is queued, need its counts.
    */
-  tasks: TaskQueue;
+  tasks: SharedTaskQueue;
   /** Effective port and context path (the database settings win over the environment). */
   port: number;
   contextPath: string;
@@ -95,14 +100,19 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   // them to one transaction. This is the one place that knows they are Kysely's.
   const repos = createRepositories(db);
   const uow = createUnitOfWork(db);
-  const events = createEventBus();
+  // PostgreSQL mode (issue 20): the task queue (graphile-worker), the runners' liveness, the scheduler's claims and
+  // the events are shared by every instance on the database; this process is one instance among them.
+  const instanceId = randomBytes(6).toString('hex');
+  const cluster = config.database.url ? await openCluster(config.database.url) : undefined;
+  const sharedEvents = cluster && (await createPgEventBus(cluster.store, { logger, instanceId }));
+  const events = sharedEvents || createEventBus();
   const settings = createSettingsStore(repos.serverSettings);
   const stored = await settings.get();
   const contextPath = stored.serverContextPath ?? config.contextPath;
   const port = config.port === 0 ? 0 : (stored.serverPort ?? config.port);
   // Tasks a killed process had taken run again; then the pool drains the queue (engine.md §8.1).
-  const tasks = createTaskQueue(db, { logger });
-  await tasks.reclaimOrphans();
+  const tasks = cluster ? await openPgTaskQueue(cluster.pool, cluster.store) : createTaskQueue(db, { logger });
+  if ('reclaimOrphans' in tasks) await tasks.reclaimOrphans();
   // Libraries: repositories, then the use cases; the scheduler is created here (started below) so that
   // creating, updating and deleting a library can arm and disarm its periodic scan.
   const libraryRepository = repos.libraries;
@@ -127,6 +137,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     queue: tasks,
     libraries: () => libraryRepository.list(),
     logger,
+    claim: cluster && ((name, minGapMs) => cluster.store.claim(name, minGapMs)),
   });
   const libraries = {
     repository: libraryRepository,
@@ -252,8 +263,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   browse.search.scheduleRefresh();
   // freed native memory back to the system after tasks (docs/architecture.md, "Memory")
   const freedMemory = memoryReleaser();
-  const taskPool = createWorkerPool({
-    queue: tasks,
+  const runners = {
     handlers: createHandlers({
       analyzer: books.analyzer,
       hasher: books.hasher,
@@ -280,7 +290,11 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     logger,
     taskMetrics: repos.taskMetrics,
     afterTask: freedMemory.workDone,
-  });
+  };
+  const taskPool =
+    'reclaimOrphans' in tasks
+      ? createWorkerPool({ ...runners, queue: tasks })
+      : createPgWorkerPool({ ...runners, queue: tasks, pool: cluster!.pool, store: cluster!.store, instanceId });
   const stopTaskStatus = startTaskQueueStatus({ queue: tasks, events, logger });
   // Announcements are fetched in the background (scheduled below) and served from the database.
   const announcements = new AnnouncementService({
@@ -393,6 +407,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     run: async () => void (await repos.taskMetrics.deleteBefore(new Date(Date.now() - TASK_METRICS_WINDOW_MS))),
   });
 
+  if ('housekeeping' in tasks) scheduler.addHousekeeping({ name: 'task queue', run: () => tasks.housekeeping() });
+
   // Checked more often than the feed's period, so that whichever instance finds it due first fetches it soon after.
   scheduler.addRecurring({
     name: 'announcements',
@@ -410,7 +426,9 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     await collections.close();
     // every worker thread: PDFium, 7-Zip, zxing, EPUB analysis (their pools start threads again if called)
     await closeWorkerPools();
+    if (sharedEvents) await sharedEvents.close();
     await database.close();
+    await cluster?.close();
   });
 
   return {
@@ -427,5 +445,17 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
       await http.close();
       await logging.close();
     },
+  };
+}
+
+/** The connections and tables PostgreSQL mode shares between instances (db/cluster.ts). */
+async function openCluster(databaseUrl: string) {
+  // graphile-worker's runners hold a connection each to LISTEN, the event bus two: room for them and the queries.
+  const pool = openPgPool(databaseUrl, 20);
+  return {
+    pool,
+    store: await ClusterStore.open(pool),
+    /** Waits for the connections to close, at most 2 s: a task abandoned at shutdown may still hold one. */
+    close: () => Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]),
   };
 }

@@ -59,6 +59,8 @@ const privateModules: Record<string, readonly string[]> = {
   'db/search/': ['db'],
   'db/migrations/': ['db'],
   'db/schema.ts': ['db'],
+  // PostgreSQL mode's shared tables and graphile-worker's jobs (issue 20): the composition root and the queue.
+  'db/cluster.ts': ['db', 'app.ts', 'tasks/pg-queue.ts', 'tasks/pg-worker-pool.ts'],
 };
 /**
  * Modules of one folder that some places of another folder may use besides the folder table: the worker pool, the
@@ -104,8 +106,9 @@ const packages: Record<string, readonly string[]> = {
   tsx: ['media/workers.ts'], // starts .ts workers when running from sources
   piscina: ['media/workers.ts', 'media/worker-thread.ts'], // every worker thread runs in its pools
   'better-sqlite3': ['db'],
-  pg: ['db'],
   kysely: ['db'],
+  pg: ['db'], // PostgreSQL: Kysely's pool (db/database.ts) and the shared queue's and events' (db/cluster.ts)
+  'graphile-worker': ['tasks/pg-queue.ts', 'tasks/pg-worker-pool.ts'], // the job queue of PostgreSQL mode
   fastify: ['http', 'app.ts'],
   'fastify-plugin': ['http'],
   '@fastify/ajv-compiler': ['http'],

@@ -23,16 +23,28 @@ export interface TaskCounts {
 export type QueueChange = 'submitted' | 'done' | 'cancelled' | 'reclaimed';
 
 /**
- * The persistent task queue (engine.md §8.1). Behind an interface so that a PostgreSQL job table can
- * replace the SQL implementation; the semantics below are the contract.
+ * What every task queue gives, whichever database holds it (engine.md §8.1): the ports routes and services see,
+ * the counts of the SSE TaskQueueStatus payload, and change notifications. The SQLite queue below adds how its
+ * worker pool takes tasks; in PostgreSQL mode graphile-worker's runners take them (pg-queue.ts).
  */
-export interface TaskQueue extends TaskEmitter, TaskCancellation, TaskInspection {
+export interface SharedTaskQueue extends TaskEmitter, TaskCancellation, TaskInspection {
   /**
    * Queues tasks; a task whose unique id is already queued is updated in place (priority, group, payload)
    * and moves to the back of its priority. A task submitted while it is running is run once more after
    * the current run ends, with the newest payload and priority (Komga drops such a re-submission).
    */
   submit(tasks: readonly Task[], priority?: Priority): Promise<void>;
+  /** Queued and running tasks, in total and per kind (the SSE TaskQueueStatus payload). */
+  counts(): Promise<TaskCounts>;
+  /** Called after every change made through this queue object (or, in PostgreSQL mode, by this instance's runners). */
+  onChange(listener: (change: QueueChange) => void): () => void;
+}
+
+/**
+ * The persistent task queue of SQLite mode, the worker pool's side included; the semantics below are the contract
+ * the PostgreSQL queue keeps too.
+ */
+export interface TaskQueue extends SharedTaskQueue {
   /**
    * Takes the next available task for `owner`: unowned and no task of its group running, highest priority
    * first, then the oldest submission. Undefined when nothing is available.
@@ -45,10 +57,6 @@ export interface TaskQueue extends TaskEmitter, TaskCancellation, TaskInspection
    * become available again. Assumes one instance per database; returns how many.
    */
   reclaimOrphans(): Promise<number>;
-  /** Queued and running tasks, in total and per kind (the SSE TaskQueueStatus payload). */
-  counts(): Promise<TaskCounts>;
-  /** Called after every change made through this queue object. */
-  onChange(listener: (change: QueueChange) => void): () => void;
 }
 
 export interface TaskQueueOptions {

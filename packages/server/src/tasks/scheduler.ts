@@ -54,6 +54,12 @@ export interface SchedulerOptions {
   clock?: Clock;
   /** Run once a day, at local midnight (e.g. purging old authentication activity). */
   housekeeping?: HousekeepingJob[];
+  /**
+   * When several instances share the database (PostgreSQL mode), each one's timers fire for the same run: the run
+   * goes ahead only where this answers true, which it does for one caller of `name` per `minGapMs`
+   * (db/cluster.ts `claim`). Alone on a database, every run is ours.
+   */
+  claim?: (name: string, minGapMs: number) => Promise<boolean>;
 }
 
 export interface Scheduler {
@@ -98,18 +104,34 @@ export function nextMidnight(now: number): number {
   return d.getTime();
 }
 
+/** A start-up scan is one per library for instances started within this of each other. */
+const STARTUP_CLAIM_MS = 60_000;
+
 /**
  * Periodic scans and daily housekeeping (engine.md §2.9). Each periodic scan submits
  * `ScanLibrary {deep: false}` at DEFAULT priority.
  *
- * Several instances sharing one database each run a scheduler. That is harmless: a scan's unique id is
- * its dedup key, so a second submit while the first is queued updates the same row, and while it runs
- * it asks for one more run afterwards; at worst a library is scanned twice in a row, which finds nothing
- * the second time. Housekeeping jobs must be idempotent for the same reason (a purge by date is).
+ * Several instances sharing one database each run a scheduler; each run (a library's periodic or start-up scan,
+ * the daily housekeeping) first takes its `claim`, so one instance does it: two instances queueing the
+ * same scan would scan the library twice (one submitted while the first runs runs again after it).
  */
 export function createScheduler(opts: SchedulerOptions): Scheduler {
   const clock = opts.clock ?? systemClock;
   const { queue, logger } = opts;
+  /**
+   * Runs `run` if this instance claims `name` (at once, in the same turn, without a `claim`); a failed claim
+   * skips this run, and the next one tries again.
+   */
+  const whenClaimed = async (name: string, minGapMs: number, run: () => Promise<unknown>): Promise<void> => {
+    if (!opts.claim) return void (await run());
+    let mine = false;
+    try {
+      mine = await opts.claim(name, minGapMs);
+    } catch (err) {
+      logger.error({ err, run: name }, 'Could not claim a scheduled run');
+    }
+    if (mine) await run();
+  };
   const housekeeping = [...(opts.housekeeping ?? [])];
   const timers = new Map<string, { interval: ScanInterval; at: number; ticket: Ticket }>();
   let daily: { at: number; ticket: Ticket } | undefined;
@@ -142,9 +164,10 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
   function armScan(libraryId: string, interval: ScanInterval, anchor: number) {
     const at = nextScanAt(interval, anchor, clock.now());
     if (at === null || stopped) return;
+    const period = SCAN_INTERVAL_MS[interval] ?? 0;
     const ticket = arm(at, () => {
       armScan(libraryId, interval, anchor);
-      void submitScan(libraryId, 'periodic');
+      void whenClaimed(`scan:${libraryId}`, period / 2, () => submitScan(libraryId, 'periodic'));
     });
     timers.set(libraryId, { interval, at, ticket });
   }
@@ -163,7 +186,7 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     const at = nextMidnight(clock.now());
     const ticket = arm(at, () => {
       armHousekeeping();
-      void runHousekeeping();
+      void whenClaimed('housekeeping', 12 * 60 * 60_000, runHousekeeping);
     });
     daily = { at, ticket };
   }
@@ -205,7 +228,9 @@ export function createScheduler(opts: SchedulerOptions): Scheduler {
     async start() {
       const libraries = await opts.libraries();
       for (const library of libraries) {
-        if (library.scanOnStartup) await submitScan(library.id, 'start-up');
+        if (library.scanOnStartup) {
+          await whenClaimed(`startup-scan:${library.id}`, STARTUP_CLAIM_MS, () => submitScan(library.id, 'start-up'));
+        }
         schedule(library);
       }
       armHousekeeping();

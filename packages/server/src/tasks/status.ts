@@ -1,9 +1,9 @@
 import type { EventBus } from '../events/bus.js';
 import type { TaskLogger } from './handlers.js';
-import type { TaskQueue } from './queue.js';
+import type { SharedTaskQueue } from './queue.js';
 
 export interface TaskQueueStatusOptions {
-  queue: TaskQueue;
+  queue: SharedTaskQueue;
   events: EventBus;
   logger: TaskLogger;
   /** Komga sends the status every 10 s, even when the queue is empty (api.md §6). */

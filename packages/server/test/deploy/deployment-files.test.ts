@@ -186,6 +186,9 @@ describe('compose.yaml', () => {
     expect(postgres.image).toMatch(/^postgres:15\b/);
     expect(caddy.image).toMatch(/^caddy:2\b/);
     const pg = postgres.environment ?? {};
+    // Quire refuses a database that does not sort byte by byte (db/database.ts checkCollation).
+    expect(pg.POSTGRES_INITDB_ARGS).toMatch(/--locale=C\b/);
+    expect(pg.POSTGRES_INITDB_ARGS).toMatch(/--encoding=UTF8\b/);
     for (const quire of quires) {
       expect(quire.build).toBe('.');
       const url = new URL(quire.environment?.QUIRE_DATABASE_URL ?? '');

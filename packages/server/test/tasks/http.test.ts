@@ -40,7 +40,7 @@ describe('DELETE /api/v1/tasks', () => {
 
     const again = await s.fetch('/api/v1/tasks', { method: 'DELETE', headers: { Authorization: admin.authorization } });
     expect(await again.json()).toBe(0);
-    await tasks.done('RUNNING');
+    await repository.finish('RUNNING');
   });
 
   it('refuses a user without the ADMIN role with 403, and an anonymous caller with 401', async () => {
