@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { MediaError } from '../types.js';
 import { WorkerPool } from '../workers.js';
 import type { PdfFailureKind, PdfRequest, PdfResponse } from './protocol.js';
@@ -50,6 +51,12 @@ export function pdfRenderSize(
   }
   return { width, height };
 }
+
+/**
+ * How long a call waits for a {@link PdfService.warm} under way: a new thread is warm in ~1 s; one taking longer is
+ * stuck on its file, and other files' work must not wait for it until its timeout.
+ */
+const WARM_WAIT_MS = 3000;
 
 /** Widths a reader asks for are rounded up to a multiple of this: nearby screens share one cached render. */
 export const PDF_WIDTH_STEP = 256;
@@ -212,7 +219,8 @@ export class PdfService {
   }
 
   private async call(req: PdfRequest, timeoutMs: number): Promise<PdfResponse> {
-    if (req.op !== 'warm' && this.warming) await this.warming;
+    if (req.op !== 'warm' && this.warming)
+      await Promise.race([this.warming, delay(WARM_WAIT_MS, undefined, { ref: false })]);
     const timeout = AbortSignal.timeout(timeoutMs);
     let res: PdfResponse;
     try {
