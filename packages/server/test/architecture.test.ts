@@ -103,6 +103,7 @@ const packages: Record<string, readonly string[]> = {
   htmlparser2: ['media'], // markup of book files (media/markup.ts)
   entities: ['media'],
   'fast-xml-parser': ['http'], // OPDS 1.2 feeds (http/routes/opds/atom.ts)
+  koffi: ['native-memory.ts'], // malloc_trim after tasks
   tsx: ['media/workers.ts'], // starts .ts workers when running from sources
   piscina: ['media/workers.ts', 'media/worker-thread.ts'], // every worker thread runs in its pools
   'better-sqlite3': ['db'],

@@ -28,6 +28,8 @@ export interface JobSpec {
   /** graphile-worker's: lower runs sooner. */
   priority: number;
   maxAttempts: number;
+  /** When it may run (ISO-8601, microseconds allowed): graphile-worker's order after the priority. */
+  runAt: string;
 }
 
 export class ClusterStore {
@@ -142,6 +144,7 @@ export class ClusterStore {
       job_key: s.jobKey,
       priority: s.priority,
       max_attempts: s.maxAttempts,
+      run_at: s.runAt,
     }));
     await this.pool.query(
       `select count(*) from ${WORKER_SCHEMA}.add_jobs(

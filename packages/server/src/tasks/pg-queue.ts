@@ -53,13 +53,19 @@ export async function openPgTaskQueue(pool: PgPool, store: ClusterStore): Promis
         byId.delete(id);
         byId.set(id, task);
       }
-      const specs = [...byId].map(([jobKey, task]) => ({
+      // graphile-worker runs by priority, then run_at: one statement gives every job the same now(), and the tie is
+      // broken by no order at all (three imports of one series ran last first). Each job runs a microsecond after the
+      // one before it, all of them in the past so none waits for the next poll: the oldest submission first, as in
+      // SQLite mode.
+      const firstMicros = Date.now() * 1000 - byId.size;
+      const specs = [...byId].map(([jobKey, task], i) => ({
         identifier: task.kind,
         payload: task,
         queueName: groupIdOf(task) ?? jobKey,
         jobKey,
         priority: -priority,
         maxAttempts: MAX_ATTEMPTS,
+        runAt: isoMicros(firstMicros + i),
       }));
       for (let i = 0; i < specs.length; i += SUBMIT_SLICE) await store.addJobs(specs.slice(i, i + SUBMIT_SLICE));
       changed('submitted');
@@ -108,4 +114,10 @@ export async function openPgTaskQueue(pool: PgPool, store: ClusterStore): Promis
       return () => emitter.off('change', listener);
     },
   };
+}
+
+/** An instant in microseconds since the epoch as ISO-8601 with six decimals (PostgreSQL keeps microseconds). */
+function isoMicros(micros: number): string {
+  const iso = new Date(Math.floor(micros / 1000)).toISOString();
+  return iso.replace('Z', `${String(micros % 1000).padStart(3, '0')}Z`);
 }

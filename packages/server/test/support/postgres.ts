@@ -80,6 +80,11 @@ export interface DataDirDatabase {
   rows<T>(text: string, ...params: unknown[]): Promise<T[]>;
   /** The first column of the first row. */
   value<T>(text: string, ...params: unknown[]): Promise<T>;
+  /**
+   * The queued or running tasks of a kind, with the runner holding each (null: waiting): rows of the `task` table on
+   * SQLite, graphile-worker's jobs on PostgreSQL (tasks/pg-queue.ts).
+   */
+  tasksOf(kind: string): Promise<{ owner: string | null }[]>;
   /** What the database reports about its own soundness: SQLite's integrity and foreign-key checks. */
   expectSound(expect: (integrity: unknown, foreignKeys: unknown) => void): void;
   close(): Promise<void>;
@@ -102,6 +107,8 @@ export async function openDataDirDatabase(
           .prepare(text)
           .pluck()
           .get(...params) as T,
+      tasksOf: async (kind) =>
+        db.prepare('SELECT owner FROM task WHERE kind = ?').all(kind) as { owner: string | null }[],
       expectSound: (check) => check(db.pragma('integrity_check', { simple: true }), db.pragma('foreign_key_check')),
       close: async () => void db.close(),
     };
@@ -127,6 +134,7 @@ export async function openDataDirDatabase(
       const [row] = await rows<Record<string, unknown>>(text, ...params);
       return (row ? Object.values(row)[0] : undefined) as T;
     },
+    tasksOf: (kind) => rows('SELECT locked_by AS owner FROM graphile_worker.jobs WHERE task_identifier = ?', kind),
     // PostgreSQL checks foreign keys on every write and recovers from a crash through its WAL: nothing to ask.
     expectSound: (check) => check('ok', []),
     close: () => client.end(),

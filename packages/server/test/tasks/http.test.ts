@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskRepository } from '../../src/db/repositories/tasks.js';
+import { onPostgres } from '../support/postgres.js';
 import { basic, claim, startServer, type TestServer } from '../support/server.js';
 
 describe('DELETE /api/v1/tasks', () => {
@@ -17,31 +18,38 @@ describe('DELETE /api/v1/tasks', () => {
   });
   afterAll(() => s.close());
 
-  it('cancels the queued tasks for an admin and answers their number as a bare JSON integer', async () => {
-    const tasks = s.app.tasks;
-    const repository = new TaskRepository(s.app.deps.db);
-    // A task of series S "running" elsewhere keeps the live pool away from the others of S.
-    await s.app.deps.db.transaction().execute(async (tx) => {
-      await repository.upsert(
-        [{ uniqueId: 'RUNNING', kind: 'AnalyzeBook', priority: 4, groupId: 'S', payload: '{}' }],
-        new Date().toISOString(),
-        tx,
-      );
-      await repository.claim('RUNNING', 'elsewhere', tx);
-    });
-    await tasks.submit(['b1', 'b2', 'b3'].map((bookId) => ({ kind: 'AnalyzeBook', bookId, seriesId: 'S' })));
-    expect((await tasks.counts()).count).toBe(4);
+  // Writes the SQLite queue's rows; PostgreSQL mode's cancellation: test/tasks/pg-queue-and-bus.test.ts.
+  it.skipIf(onPostgres())(
+    'cancels the queued tasks for an admin and answers their number as a bare JSON integer',
+    async () => {
+      const tasks = s.app.tasks;
+      const repository = new TaskRepository(s.app.deps.db);
+      // A task of series S "running" elsewhere keeps the live pool away from the others of S.
+      await s.app.deps.db.transaction().execute(async (tx) => {
+        await repository.upsert(
+          [{ uniqueId: 'RUNNING', kind: 'AnalyzeBook', priority: 4, groupId: 'S', payload: '{}' }],
+          new Date().toISOString(),
+          tx,
+        );
+        await repository.claim('RUNNING', 'elsewhere', tx);
+      });
+      await tasks.submit(['b1', 'b2', 'b3'].map((bookId) => ({ kind: 'AnalyzeBook', bookId, seriesId: 'S' })));
+      expect((await tasks.counts()).count).toBe(4);
 
-    const res = await s.fetch('/api/v1/tasks', { method: 'DELETE', headers: { Authorization: admin.authorization } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.text()).toBe('3');
-    expect(await tasks.counts()).toEqual({ count: 1, countByType: { AnalyzeBook: 1 } });
+      const res = await s.fetch('/api/v1/tasks', { method: 'DELETE', headers: { Authorization: admin.authorization } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.text()).toBe('3');
+      expect(await tasks.counts()).toEqual({ count: 1, countByType: { AnalyzeBook: 1 } });
 
-    const again = await s.fetch('/api/v1/tasks', { method: 'DELETE', headers: { Authorization: admin.authorization } });
-    expect(await again.json()).toBe(0);
-    await repository.finish('RUNNING');
-  });
+      const again = await s.fetch('/api/v1/tasks', {
+        method: 'DELETE',
+        headers: { Authorization: admin.authorization },
+      });
+      expect(await again.json()).toBe(0);
+      await repository.finish('RUNNING');
+    },
+  );
 
   it('refuses a user without the ADMIN role with 403, and an anonymous caller with 401', async () => {
     const reader = await s.fetch('/api/v1/tasks', {

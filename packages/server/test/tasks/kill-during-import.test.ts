@@ -61,7 +61,7 @@ async function checkDatabase() {
     });
     const urls = (await db.rows<{ url: string }>('SELECT url FROM book WHERE deleted_date IS NULL')).map((r) => r.url);
     for (const url of urls) expect(existsSync(fileURLToPath(url)), url).toBe(true);
-    return { urls, importTasks: await db.value<number>(`SELECT count(*) FROM task WHERE kind = 'ImportBook'`) };
+    return { urls, importTasks: (await db.tasksOf('ImportBook')).length };
   } finally {
     await db.close();
   }

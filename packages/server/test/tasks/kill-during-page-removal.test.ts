@@ -114,7 +114,7 @@ describe('kill -9 during a page removal', () => {
       expect(await db.value('SELECT count(*) FROM media_page WHERE book_id = ?', bookId)).toBe(PAGES);
       expect(await db.value('SELECT file_size FROM book WHERE id = ?', bookId)).toBe(original.length);
       expect(await db.value(`SELECT count(*) FROM historical_event`)).toBe(0);
-      expect(await db.value(`SELECT count(*) FROM task WHERE kind = 'RemoveHashedPages'`)).toBe(1);
+      expect(await db.tasksOf('RemoveHashedPages')).toHaveLength(1);
     } finally {
       await db.close();
     }

@@ -97,7 +97,7 @@ describe('kill -9 during a scan', () => {
         `SELECT s.book_count AS stored, (SELECT count(*) FROM book b WHERE b.series_id = s.id AND b.deleted_date IS NULL) AS actual FROM series s`,
       );
       expect(counts.filter((c) => c.stored !== c.actual)).toEqual([]);
-      const scan = await db.rows<{ owner: string }>(`SELECT owner FROM task WHERE kind = 'ScanLibrary'`);
+      const scan = await db.tasksOf('ScanLibrary');
       expect(scan).toHaveLength(1); // still there, owned by the dead process
       console.log(`killed with ${committed} of ${BOOKS} books committed`);
     } finally {
