@@ -15,11 +15,6 @@ export default defineConfig({
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Test files share their worker's modules instead of loading the server's again for each file: no server
-          // test mocks a module, stubs a global or changes the environment, and each starts its own server. The
-          // server project took 15% less CPU (398 → 340 s, user time 321 → 242 s) for the same 1,618 passing tests;
-          // its worker's peak resident memory went from 1.3 to 1.9 GB.
-          isolate: false,
           // QUIRE_TEST_DATABASE=postgres: one PostgreSQL cluster for the run (npm run test:server:pg).
           globalSetup: ['packages/server/test/support/postgres-cluster.ts'],
         },
