@@ -5,15 +5,12 @@
 //   node scripts/test.mjs              the default passes: server, web, e2e
 //   node scripts/test.mjs server-pg    only the passes named (server-pg: the server tests on PostgreSQL)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vitest = join(root, 'node_modules/.bin/vitest');
-/** @type {Record<string, string>} */
-const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
 
 /** @typedef {{ name: string, command: string[] | null, why?: string }} Pass */
 
