@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchTurns } from '../support/event-loop.js';
 import { claim, startServer, type TestServer } from '../support/server.js';
 
 /*
@@ -28,30 +29,6 @@ const GOAL_MS = 200;
  */
 const HEALTH_MEDIAN_MS = 100;
 const HEALTH_MAX_MS = 1_000;
-
-/** CPU time used so far by this process's main thread (the one running the server's event loop), in ms. */
-function mainThreadCpuMs(): number {
-  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 1/100 s
-}
-
-/** The longest turn of the event loop: in wall time, and in main-thread CPU time (the work done in it). */
-function watchTurns() {
-  let wall = performance.now();
-  let cpu = mainThreadCpuMs();
-  const longest = { wallMs: 0, workMs: 0 };
-  const timer = setInterval(() => {
-    const nowWall = performance.now();
-    const nowCpu = mainThreadCpuMs();
-    const late = nowWall - wall - 10;
-    longest.wallMs = Math.max(longest.wallMs, late);
-    longest.workMs = Math.max(longest.workMs, Math.min(late, nowCpu - cpu));
-    wall = nowWall;
-    cpu = nowCpu;
-  }, 10);
-  return { longest, stop: () => clearInterval(timer) };
-}
 
 let s: TestServer;
 let auth: string;
