@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { hash, verify, type Algorithm, type Options } from '@node-rs/argon2';
 
 /**
@@ -13,12 +14,37 @@ const OPTIONS: Options = {
 
 export const hashPassword = (password: string): Promise<string> => hash(password, OPTIONS);
 
+/*
+ * Clients that send HTTP Basic with every request (Mihon, Panels, OPDS readers, KOReader) would pay a whole Argon2
+ * verification, ~20 ms of CPU and 19 MiB, for every page they load. A success is therefore remembered for a few
+ * minutes, under a keyed digest of the stored hash and the password: a changed password has a new hash, so an old
+ * entry never matches it, and failures are never remembered, so a guess costs what it did. The memo is this
+ * process's own and bounded; another instance verifies once for itself (nothing to share, nothing to invalidate).
+ */
+const REMEMBER_SUCCESS_MS = 5 * 60_000;
+const REMEMBERED_MAX = 1_000;
+const digestKey = randomBytes(32);
+/** Digest of (stored hash, password) → when the success stops counting; in insertion order, oldest first. */
+const verified = new Map<string, number>();
+
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
+  const digest = createHmac('sha256', digestKey).update(passwordHash).update('\0').update(password).digest('base64');
+  const until = verified.get(digest);
+  if (until !== undefined) {
+    if (until > Date.now()) return true;
+    verified.delete(digest);
   }
+  let ok: boolean;
+  try {
+    ok = await verify(passwordHash, password);
+  } catch {
+    ok = false;
+  }
+  if (ok) {
+    verified.set(digest, Date.now() + REMEMBER_SUCCESS_MS);
+    if (verified.size > REMEMBERED_MAX) verified.delete(verified.keys().next().value as string);
+  }
+  return ok;
 }
 
 let dummy: Promise<string> | undefined;
