@@ -1,21 +1,71 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const serverTests = {
+  environment: 'node',
+  include: [
+    'packages/server/src/**/*.test.ts',
+    'packages/server/test/**/*.test.ts',
+    'packages/api/src/**/*.test.ts',
+    'scripts/**/*.test.ts',
+  ],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+/** Tests of what exists only on PostgreSQL (its queue, its events, several instances): the `server-pg` project's. */
+const POSTGRES_ONLY = [
+  'packages/server/test/tasks/pg-queue-and-bus.test.ts',
+  'packages/server/test/http/pg-mode.test.ts',
+  'packages/server/test/cluster/**',
+  'packages/server/test/db/same-order.test.ts',
+];
+
+/**
+ * Files that never reach a database (parsers, pure rules, the build), or whose servers run on SQLite whatever the
+ * pass (the built server started by bench/support/server.mjs for hostile files, streaming and fuzzing): the same
+ * code twice proves nothing, so they run in the SQLite pass only. The rule for adding to it: no import path from
+ * the file to `test/support/postgres.ts` or `src/db/database.ts`, or a server started without `databaseEnv`.
+ */
+const DATABASE_FREE = [
+  'packages/api/src/**',
+  'packages/server/src/accounts/*.test.ts',
+  'packages/server/src/domain/**',
+  'scripts/**',
+  'packages/server/test/architecture.test.ts',
+  'packages/server/test/build-info.test.ts',
+  'packages/server/test/config.test.ts',
+  'packages/server/test/logging.test.ts',
+  'packages/server/test/native-memory.test.ts',
+  'packages/server/test/collections/cbl.test.ts',
+  'packages/server/test/deploy/**',
+  'packages/server/test/fuzz/**',
+  'packages/server/test/http/hostile-archives.test.ts',
+  'packages/server/test/http/hostile-books.test.ts',
+  'packages/server/test/http/streamed-pages.test.ts',
+  'packages/server/test/kobo/sync-token.test.ts',
+  'packages/server/test/library/file-system-scanner.test.ts',
+  'packages/server/test/library/file-transfer.test.ts',
+  'packages/server/test/media/**',
+  'packages/server/test/metadata/{barcode-isbn,comicinfo,mylar,opf,rules}.test.ts',
+  'packages/server/test/reading/progression.test.ts',
+  'packages/server/test/tasks/{definitions,handlers}.test.ts',
+  'packages/server/test/updates/parsers.test.ts',
+];
 
 export default defineConfig({
   test: {
     projects: [
       {
+        test: { ...serverTests, name: 'server', exclude: [...configDefaults.exclude, ...POSTGRES_ONLY] },
+      },
+      {
+        // The server tests again with every server and directly opened database on PostgreSQL: one real cluster
+        // for the run (support/postgres-cluster.ts), a fresh database per server.
         test: {
-          name: 'server',
-          environment: 'node',
-          include: [
-            'packages/server/src/**/*.test.ts',
-            'packages/server/test/**/*.test.ts',
-            'packages/api/src/**/*.test.ts',
-            'scripts/**/*.test.ts',
-          ],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          // QUIRE_TEST_DATABASE=postgres: one PostgreSQL cluster for the run (npm run test:server:pg).
+          ...serverTests,
+          name: 'server-pg',
+          exclude: [...configDefaults.exclude, ...DATABASE_FREE],
+          env: { QUIRE_TEST_DATABASE: 'postgres' },
           globalSetup: ['packages/server/test/support/postgres-cluster.ts'],
         },
       },

@@ -8,7 +8,7 @@ import { createPgEventBus, type PgEventBus } from '../../src/events/pg-bus.js';
 import { PRIORITY } from '../../src/tasks/definitions.js';
 import { openPgTaskQueue } from '../../src/tasks/pg-queue.js';
 import { buildLibrary, writeCbz } from '../support/library-builder.js';
-import { startPgCluster, type PgCluster } from '../support/pg-cluster.js';
+import { freshDatabase } from '../support/postgres.js';
 import { claim, startServer, type TestServer } from '../support/server.js';
 
 /**
@@ -17,7 +17,6 @@ import { claim, startServer, type TestServer } from '../support/server.js';
  * the other instance, and the other instance's events reach its SSE clients.
  */
 
-let cluster: PgCluster;
 let s: TestServer;
 let pool: PgPool;
 let other: PgEventBus;
@@ -25,8 +24,8 @@ let root: string;
 const seenElsewhere: QuireEvent[] = [];
 
 beforeAll(async () => {
-  cluster = await startPgCluster('pgqueue-pg');
-  const url = await cluster.createDatabase('quire');
+  // Empty: this server migrates a new PostgreSQL database itself.
+  const url = await freshDatabase({ empty: true });
   s = await startServer({ QUIRE_DATABASE_URL: url });
   pool = openPgPool(url, 4);
   other = await createPgEventBus(await ClusterStore.open(pool), {
@@ -43,7 +42,6 @@ afterAll(async () => {
     await s?.close();
     await pool?.end();
   } finally {
-    cluster?.stop();
     if (root) await rm(root, { recursive: true, force: true });
   }
 });

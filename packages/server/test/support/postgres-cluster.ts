@@ -9,8 +9,8 @@ import { openDatabase } from '../../src/db/database.js';
 import { POSTGRES_ADMIN_URL, TEMPLATE_DATABASE, onPostgres } from './postgres.js';
 
 /*
- * vitest's global set-up of the server project: when the tests run on PostgreSQL (QUIRE_TEST_DATABASE=postgres),
- * one real cluster for the whole run, in a temporary directory, on a free loopback port, owned by the unprivileged
+ * vitest's global set-up of the `server-pg` project (its environment sets QUIRE_TEST_DATABASE=postgres): one real
+ * cluster for the whole run, in a temporary directory, on a free loopback port, owned by the unprivileged
  * `postgres` user (PostgreSQL refuses to run as root). It holds a migrated template database that every server
  * of the tests copies (support/postgres.ts), and is stopped and removed when the run ends.
  */
@@ -38,7 +38,7 @@ function asPostgres(program: string, args: string[]): void {
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  if (!onPostgres()) return undefined;
+  if (!onPostgres() && project.config.env?.QUIRE_TEST_DATABASE !== 'postgres') return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'quire-test-pg-'));
   const data = join(dir, 'data');
   if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'])), 0);

@@ -1,6 +1,6 @@
 import type { QuireEvent } from '@quire/api';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ClusterStore, openPgPool } from '../../src/db/cluster.js';
 import { createPgEventBus, NOTIFY_LIMIT, type PgEventBus } from '../../src/events/pg-bus.js';
 import { PRIORITY, TASK_KINDS, type Task } from '../../src/tasks/definitions.js';
@@ -9,7 +9,7 @@ import { openPgTaskQueue, type PgTaskQueue } from '../../src/tasks/pg-queue.js';
 import { createPgWorkerPool } from '../../src/tasks/pg-worker-pool.js';
 import { createScheduler, type Clock } from '../../src/tasks/scheduler.js';
 import type { WorkerPool } from '../../src/tasks/worker-pool.js';
-import { startPgCluster, type PgCluster } from '../support/pg-cluster.js';
+import { freshDatabase as freshTestDatabase } from '../support/postgres.js';
 
 /**
  * The PostgreSQL task queue (graphile-worker), its runners, the scheduler's claims and the LISTEN/NOTIFY event bus,
@@ -20,22 +20,12 @@ import { startPgCluster, type PgCluster } from '../support/pg-cluster.js';
 const silent: TaskLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const noMetrics = { record: async () => undefined };
 
-let cluster: PgCluster;
-let databases = 0;
 const opened: { end(): Promise<void> }[] = [];
 
-beforeAll(async () => {
-  cluster = await startPgCluster('pgqueue-pg');
-}, 60_000);
-
 afterAll(async () => {
-  try {
-    // A pool whose clients a failed test left checked out never ends: give them a moment, no more.
-    const ended = Promise.all(opened.map((pool) => pool.end().catch(() => undefined)));
-    await Promise.race([ended, new Promise((r) => setTimeout(r, 2_000))]);
-  } finally {
-    cluster?.stop();
-  }
+  // A pool whose clients a failed test left checked out never ends: give them a moment, no more.
+  const ended = Promise.all(opened.map((pool) => pool.end().catch(() => undefined)));
+  await Promise.race([ended, new Promise((r) => setTimeout(r, 2_000))]);
 });
 
 /** A fresh database, and a function that opens one instance's connections to it. */
@@ -44,7 +34,7 @@ async function freshDatabase() {
 }
 
 async function freshDatabaseWithUrl() {
-  const url = await cluster.createDatabase(`t${++databases}`);
+  const url = await freshTestDatabase({ empty: true });
   const connect = async () => {
     const pool = openPgPool(url, 8);
     opened.push(pool);
