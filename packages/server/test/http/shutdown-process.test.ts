@@ -12,7 +12,7 @@ import { api, claim, startChild, type Child } from '../support/child-server.js';
 import { openDataDirDatabase } from '../support/postgres.js';
 
 /*
- * POST /actuator/shutdown on a real server process (started from the sources, on a fresh data folder): the
+ * POST /actuator/shutdown on a real server process (the build, on a fresh data folder): the
  * process ends by itself with exit code 0, a download under way when it was asked to stop is delivered whole,
  * and the database it leaves is sound and holds what was written.
  */

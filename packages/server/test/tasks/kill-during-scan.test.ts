@@ -9,7 +9,7 @@ import { openDataDirDatabase } from '../support/postgres.js';
 
 /*
  * Issue 11, "tests that stay": `kill -9` during a scan. worker-pool.test.ts simulates a crash inside one process;
- * here a real server process (started from the sources, as `npm start` starts the build) scans a generated
+ * here a real server process (the build, started as `npm start` starts it) scans a generated
  * library and is killed with SIGKILL while the scan is writing its outcome. A second process on the same data
  * folder must find a sound database (`PRAGMA integrity_check`), every row the first one had committed, its
  * interrupted scan queued again, and then finish it: every book, analysed.
