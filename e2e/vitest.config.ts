@@ -6,6 +6,7 @@ export default defineConfig({
     name: 'e2e',
     root: import.meta.dirname,
     include: ['specs/**/*.spec.ts'],
+    globalSetup: ['support/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,

@@ -7,7 +7,7 @@ import { makeImage, zipBuffer } from '../../packages/server/test/support/library
 import { fixture } from '../../packages/server/test/support/fixtures.js';
 import { jsonFeed, startFeedServer, type FeedServer } from '../../packages/server/test/support/feed-server.js';
 import { formatViolations, isBlocking, navigate, runAxe, settle, tr, type Violation } from '../support/a11y.js';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { connectBrowser, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { analysedBooks, claimServer, writeLibraryFiles, type BookRow, type LibraryFiles } from '../support/library.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -72,7 +72,7 @@ describe('accessibility: axe-core on every screen and dialog, light and dark, en
     expect(user.status).toBe(201);
     ids = await analysedBooks(server, Object.keys(FILES).length);
 
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ context, page } = await newPage(browser));
   });
   cleanUpAfterSpec('a11y', () => ({ browser, page, server, dirs: [root] }));
