@@ -6,7 +6,7 @@ import {
   startFeedServer,
   type FeedServer,
 } from '../../packages/server/test/support/feed-server.js';
-import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { connectBrowser, signIn, newPage, screenshot } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
 
@@ -47,9 +47,9 @@ describe('announcements', () => {
       if (Date.now() > deadline) throw new Error(`feed not fetched:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { writeCbz } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { connectBrowser, newPage, logIn, signIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -114,7 +114,7 @@ describe('browse: a library of series, filters held in the URL, search from the 
       if (Date.now() > deadline) throw new Error(`library not analysed in 30 s:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('browse', () => ({ browser, page, server, dirs: [libraryRoot] }));
@@ -359,7 +359,7 @@ describe('browse: a library of series, filters held in the URL, search from the 
     });
     try {
       const tab = await phone.newPage();
-      await logIn(tab, server.url, EMAIL, PASSWORD);
+      await signIn(tab, server.url, EMAIL, PASSWORD);
       await tab.goto(seriesUrl);
       await expect.poll(() => cards(tab).count()).toBe(2);
       await expect
@@ -403,7 +403,7 @@ describe('browse: a library of series, filters held in the URL, search from the 
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const tab = await desktop.newPage();
-      await logIn(tab, server.url, EMAIL, PASSWORD);
+      await signIn(tab, server.url, EMAIL, PASSWORD);
       await tab.goto(seriesUrl);
       await expect.poll(() => cards(tab).count()).toBe(2);
       expect(await overlayOpacities(tab)).toEqual([0, 0]);

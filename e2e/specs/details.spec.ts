@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { connectBrowser, newPage, signIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -96,13 +96,13 @@ describe('details: mark a series read, a book unread, on deck follows; delete a 
       if (Date.now() > deadline) throw new Error(`library not analysed in 30 s:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('details', () => ({ browser, page, server, dirs: [libraryRoot] }));
 
   it('logs in', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it('opens a series from its library and marks it read: the series and every book show read', async () => {
@@ -165,9 +165,11 @@ describe('details: mark a series read, a book unread, on deck follows; delete a 
     const confirm = dialog.getByRole('button', { name: 'Delete', exact: true });
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByRole('checkbox', { name: 'Yes, delete the book "Beta 001" and its file' }).check();
+    // The toast is watched for from the click on: it hides itself after 5 s, which a loaded machine (two specs at
+    // once) can spend on the way to the series page. One toast: a second one would break the locator's strictness.
+    const toast = page.getByText('Book Beta 001 deleted', { exact: true }).waitFor();
     await confirm.click();
-    await page.waitForURL((u) => u.pathname === `/series/${book.seriesId}`);
-    await expect.poll(() => page.getByText('Book Beta 001 deleted', { exact: true }).count()).toBe(1);
+    await Promise.all([toast, page.waitForURL((u) => u.pathname === `/series/${book.seriesId}`)]);
     await expect.poll(() => existsSync(file), { timeout: 15_000 }).toBe(false);
     expect(existsSync(join(libraryRoot, 'Beta', 'Beta 002.cbz'))).toBe(true);
     // The book stays in the trash (soft-deleted, engine.md §12.4) until the trash is emptied: its card says so.

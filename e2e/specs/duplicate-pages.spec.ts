@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { connectBrowser, signIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -67,13 +67,13 @@ describe('duplicate pages: mark a shared page for manual deletion, delete its ma
       if (Date.now() > deadline) throw new Error(`pages not hashed in 60 s:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('duplicate-pages', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it('shows the shared page as a new duplicate, and marking it for manual deletion takes it off the list', async () => {

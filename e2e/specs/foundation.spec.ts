@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { connectBrowser, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -15,7 +15,7 @@ describe('foundation: claim, users, guards, password, theme, locale', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('foundation', () => ({ browser, page, server }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildLibrary } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { connectBrowser, signIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -86,13 +86,13 @@ describe('import books: one new book and one upgrade through /import/books', () 
     // The reader stopped on page 1 of the first book: the upgrade must keep it.
     const [first] = await seriesBooks();
     await api(`/api/v1/books/${first!.id}/read-progress`, { method: 'PATCH', body: JSON.stringify({ page: 1 }) });
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('import-books', () => ({ browser, page, server, dirs: [root, incoming] }));
 
   it('logs in', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it('scans the folder from the drawer entry, analyses both files and shows the guessed series and number', async () => {

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
 import { buildLibrary, type CbzOptions } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { connectBrowser, signIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -87,13 +87,13 @@ describe('read list import: a real .cbl with one book missing becomes a read lis
       if (Date.now() > deadline) throw new Error(`library not ready in 60 s:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('import-readlist', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in and opens Import > Read list from the drawer', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
     await page.getByRole('navigation').getByRole('link', { name: 'Read list', exact: true }).click();
     await page.waitForURL((u) => u.pathname === '/import/readlist');
     await main().getByRole('heading', { name: 'Import read list' }).waitFor();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { connectBrowser, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { claimServer } from '../support/library.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -93,7 +93,7 @@ describe('keyboard only: log in, add a library, open a book and read two pages',
     await mkdir(join(root, 'Lantern'));
     await writeFile(join(root, 'Lantern', 'Lantern 001.cbz'), await cbz(4, 1));
     await writeFile(join(root, 'Lantern', 'Lantern 002.cbz'), await cbz(3, 2));
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
     // Counts what a pointer would send; a key press sends none of these (its click event has no pointerdown).
     await page.addInitScript(() => {

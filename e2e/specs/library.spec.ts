@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { connectBrowser, newPage, logIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -79,7 +79,7 @@ describe('libraries: add through the folder browser, scan, analysis, pages, acti
     await claimServer(server, EMAIL, PASSWORD);
     libraryRoot = await realpath(await mkdtemp(join(tmpdir(), 'quire-e2e-library-')));
     bookFiles = await buildLibrary(libraryRoot);
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('library', () => ({ browser, page, server, dirs: [libraryRoot] }));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { connectBrowser, signIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -68,7 +68,7 @@ describe('locales: the browser language on a first visit, the user language ever
       if (Date.now() > deadline) throw new Error(`library not analysed in 30 s:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
   });
   cleanUpAfterSpec('locales', () => ({ browser, page, server, dirs: [libraryRoot] }));
 
@@ -104,7 +104,7 @@ describe('locales: the browser language on a first visit, the user language ever
 
   it('switches to Hebrew: the layout mirrors and a file path reads in order', async () => {
     ({ page } = await newPage(browser, { languages: ['en-US'] }));
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
     const nav = page.getByRole('navigation', { name: 'Navigation' });
     await nav.waitFor();
     const ltrNav = (await nav.boundingBox())!;

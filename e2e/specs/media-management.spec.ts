@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { connectBrowser, signIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -74,13 +74,13 @@ describe('media management: re-analyse a broken book, delete a duplicate file, s
       await new Promise((r) => setTimeout(r, 250));
     }
     expect((await bookNamed('Broken 001')).media).toMatchObject({ status: 'ERROR', comment: 'ERR_1006' });
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('media-management', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it('lists the broken book with its reason, and analysing it again after a fix takes it off the list', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { connectBrowser, newPage, signIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -93,13 +93,13 @@ describe('metadata: edit a book, bulk-edit tags, create and reorder a collection
       if (Date.now() > deadline) throw new Error(`library not analysed in 30 s:\n${server.output()}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('metadata', () => ({ browser, page, server, dirs: [libraryRoot] }));
 
   it('logs in', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it("edits a book's authors and ISBN; a bad ISBN shows the error and nothing is saved", async () => {

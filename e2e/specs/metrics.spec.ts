@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildLibrary, makeImage } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage, screenshot } from '../support/browser.js';
+import { connectBrowser, signIn, newPage, screenshot } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -73,14 +73,14 @@ describe('metrics: the charts of two real libraries, in light and dark theme', (
         await new Promise((r) => setTimeout(r, 250));
       }
     }
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser, { viewport: { width: 1280, height: 1400 } }));
     await page.emulateMedia({ colorScheme: 'light' });
   });
   cleanUpAfterSpec('metrics', () => ({ browser, page, server, dirs: [root] }));
 
   it('opens from the drawer', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
     await page.getByRole('navigation', { name: 'Navigation' }).getByRole('link', { name: 'Metrics' }).click();
     await page.waitForURL((u) => u.pathname === '/settings/metrics');
     await page.getByRole('heading', { name: 'Metrics', level: 1 }).waitFor();

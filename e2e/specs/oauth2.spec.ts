@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../../packages/server/test/support/oidc-provider.js';
-import { launchBrowser, newPage, screenshot } from '../support/browser.js';
+import { connectBrowser, newPage, screenshot } from '../support/browser.js';
 import { freePort, startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
 
@@ -31,7 +31,7 @@ describe('OAuth2 / OpenID Connect login in the browser', () => {
         unverified: { email: 'alice@example.org', email_verified: false },
       },
     });
-    browser = await launchBrowser();
+    browser = await connectBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
-import { launchBrowser, newPage, logIn } from '../support/browser.js';
+import { connectBrowser, newPage, signIn } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { analysedBooks, writeLibraryFiles, type BookRow, type LibraryFiles, claimServer } from '../support/library.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -92,9 +92,9 @@ describe('readers: paged, continuous and EPUB', () => {
     // Scan and analysis done: every book READY.
     Object.assign(ids, await analysedBooks(server, Object.keys(FILES).length));
 
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ context, page } = await newPage(browser));
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
   cleanUpAfterSpec('reader', () => ({ browser, page, server, dirs: [root] }));
 

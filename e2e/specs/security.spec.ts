@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { fixture } from '../../packages/server/test/support/fixtures.js';
 import { HOSTILE_CHAPTER_TEXT, hostileEpub } from '../../packages/server/test/support/hostile-epub.js';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { connectBrowser, logIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -101,7 +101,7 @@ describe('the web client under its security policy, and a hostile EPUB', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
 
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ context, page } = await newPage(browser));
     context.on('request', (req) => {
       if (req.method() === 'POST' && new URL(req.url()).pathname.endsWith('/api/v2/users')) {

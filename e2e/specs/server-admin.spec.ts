@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { makeImage, zipBuffer } from '../../packages/server/test/support/library-builder.js';
-import { launchBrowser, logIn, newPage } from '../support/browser.js';
+import { connectBrowser, signIn, newPage } from '../support/browser.js';
 import { cleanUpAfterSpec } from '../support/lifecycle.js';
 import { repoRoot, startServer, type RunningServer } from '../support/server.js';
 import { claimServer } from '../support/library.js';
@@ -85,13 +85,13 @@ describe('server administration: blur unread posters, download the log, shut the
       body: JSON.stringify({ completed: true }),
     });
     expect(progress.status).toBe(204);
-    browser = await launchBrowser();
+    browser = await connectBrowser();
     ({ page } = await newPage(browser));
   });
   cleanUpAfterSpec('server-admin', () => ({ browser, page, server, dirs: [root] }));
 
   it('logs in', async () => {
-    await logIn(page, server.url, EMAIL, PASSWORD);
+    await signIn(page, server.url, EMAIL, PASSWORD);
   });
 
   it('blurs the poster of the unread book once the user asks for it, and not the read one', async () => {
@@ -124,7 +124,10 @@ describe('server administration: blur unread posters, download the log, shut the
       main().getByRole('link', { name: 'Download log file' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('komga.log');
-    const text = await readFile((await download.path())!, 'utf8');
+    // Read through the connection (download.path() is the browser's side: the run's one Chromium is connected to).
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
     expect(text).toContain('Quire listening on');
   });
 

@@ -2,6 +2,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { RunningServer } from './server.js';
+import { timed } from './timing.js';
 
 /** Makes `email` the fresh server's first user, an administrator (Komga's claim); answers its Basic header. */
 export async function claimServer(server: RunningServer, email: string, password: string): Promise<string> {
@@ -58,9 +59,11 @@ export async function analysedBooks(server: RunningServer, count: number, timeou
     }
   };
   const deadline = Date.now() + timeoutMs;
-  while (ready() < count) {
-    if (Date.now() > deadline) throw new Error(`books not analysed: ${JSON.stringify(books)}\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await timed('scan and analysis', async () => {
+    while (ready() < count) {
+      if (Date.now() > deadline) throw new Error(`books not analysed: ${JSON.stringify(books)}\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  });
   return books;
 }

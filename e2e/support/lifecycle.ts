@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach } from 'vitest';
 import { screenshot } from './browser.js';
+import { timed } from './timing.js';
 import type { RunningServer } from './server.js';
 
 interface SpecParts {
@@ -25,11 +26,13 @@ export function cleanUpAfterSpec(spec: string, parts: () => SpecParts) {
     const { page } = parts();
     if (page) await screenshot(page, `${spec}-${ctx.task.name}`);
   });
-  afterAll(async () => {
-    const { browser, server, dirs = [] } = parts();
-    await browser?.close();
-    if (failed && server) console.log(server.output());
-    await server?.stop();
-    for (const dir of dirs) if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() =>
+    timed('clean-up', async () => {
+      const { browser, server, dirs = [] } = parts();
+      await browser?.close();
+      if (failed && server) console.log(server.output());
+      await server?.stop();
+      for (const dir of dirs) if (dir) await rm(dir, { recursive: true, force: true });
+    }),
+  );
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { timed } from './timing.js';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 
@@ -39,18 +40,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const url = `http://127.0.0.1:${port}${env.QUIRE_CONTEXT_PATH ?? ''}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      const res = await fetch(`${url}/actuator/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  // Generous: two specs at once on a loaded 2-core machine took over 30 s once (CI: about a second).
+  const deadline = Date.now() + 60_000;
+  await timed('server start', async () => {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+      try {
+        const res = await fetch(`${url}/actuator/health`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${log}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (Date.now() > deadline) throw new Error(`server did not start in 30 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  });
   return {
     url,
     dataDir,
