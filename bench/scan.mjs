@@ -118,7 +118,7 @@ const WRITE_CONCURRENCY = 16;
  * @typedef {[FinishedPhase, FinishedPhase, FinishedPhase, FinishedPhase]} FinishedPhases scan, analysis, ready, all tasks
  * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
  * @typedef {{ label: string, options: keyof typeof OPTION_SETS, phases: FinishedPhases, readyMs: number,
- *   readyCpu: number, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
+ *   readyCpu: number, databaseCpu: number | null, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
  * @typedef {{ database: 'sqlite' | 'postgres', instances: number }} Setup
  * @typedef {{ count: (sql: string) => Promise<number>, rows: (sql: string) => Promise<Record<string, any>[]>,
  *   close: () => Promise<void> }} Reader
@@ -353,9 +353,13 @@ async function measure(root, options, pool, setup) {
   console.log(`\n— ${label}${CPU_PROF ? ' (node --cpu-prof)' : ''} —`);
   /** @type {Record<string, string>} */
   const env = {};
+  /** The PostgreSQL cluster's CPU time so far (its processes'), on PostgreSQL. */
+  /** @type {(() => Promise<number>) | undefined} */
+  let databaseCpu;
   if (setup.database === 'postgres') {
     const cluster = await startPostgres();
     stopPostgres = cluster.stop;
+    databaseCpu = cluster.cpuSeconds;
     env.QUIRE_DATABASE_URL = cluster.url;
     console.log(`  PostgreSQL: a throw-away cluster (${POSTGRES_SETTINGS})`);
   }
@@ -381,6 +385,9 @@ async function measure(root, options, pool, setup) {
         : { table: 'graphile_worker.jobs', kind: 'task_identifier' };
     const authorization = await claim(running.base);
     if (pool !== undefined) await patchSettings(running.base, authorization, { taskPoolSize: pool });
+    // The runners per instance (the server's default depends on the machine: cores and memory).
+    const settings = await fetch(`${running.base}/api/v1/settings`, { headers: { authorization } });
+    const poolSize = Number(/** @type {{ taskPoolSize: number }} */ (await settings.json()).taskPoolSize);
     const q = {
       books: counter('select count(*) from book'),
       ready: counter("select count(*) from media where status = 'READY'"),
@@ -419,6 +426,9 @@ async function measure(root, options, pool, setup) {
       { name: 'all tasks', what: 'the task queue is empty', count: drained },
     ];
     const cpu0 = await serversCpu();
+    const databaseCpu0 = (await databaseCpu?.()) ?? 0;
+    /** @type {number | null} */
+    let readyDatabaseCpu = null;
     const t0 = performance.now();
     await createLibrary(running.base, authorization, { name: 'Bench', root, ...OPTION_SETS[options] });
     let lastLog = t0;
@@ -437,13 +447,20 @@ async function measure(root, options, pool, setup) {
         if (n >= BOOKS) {
           p.doneAt = now;
           p.peakMb = rss.mark();
-          if (p.name === 'ready') readyCpus = (await serversCpu()).map((c, i) => c - (cpu0[i] ?? 0));
+          if (p.name === 'ready') {
+            readyCpus = (await serversCpu()).map((c, i) => c - (cpu0[i] ?? 0));
+            if (databaseCpu) readyDatabaseCpu = (await databaseCpu()) - databaseCpu0;
+          }
         }
       }
       if (phases.every((p) => p.doneAt !== undefined)) break;
       if ((await q.failed.get()) > 0) throw new Error(`analysis failed: ${JSON.stringify(await q.failures())}`);
-      const progress = async () =>
-        (await Promise.all(phases.map(async (p) => `${p.name} ${await p.count.get()}`))).join(', ');
+      // One query after the other: PostgreSQL's reader is one connection.
+      const progress = async () => {
+        const parts = [];
+        for (const p of phases) parts.push(`${p.name} ${await p.count.get()}`);
+        return parts.join(', ');
+      };
       if (now > TIMEOUT_MS) {
         const queued = (await q.tasks()).map((t) => `${t.kind} ${t.n}`);
         throw new Error(`timeout after ${secs(now)}: ${await progress()}; queued ${queued.join(', ') || 'none'}`);
@@ -493,7 +510,7 @@ async function measure(root, options, pool, setup) {
     // Per phase: time inside each task kind (the runners' wall time: with a pool of n, up to n × the elapsed time).
     const allMs = finished[3].doneAt;
     const taskMs = metrics.reduce((sum, m) => sum + m.ms, 0);
-    const runners = (pool ?? 1) * setup.instances;
+    const runners = poolSize * setup.instances;
     console.log("  task kind                       runs    total    mean   share of the runners' time");
     for (const m of metrics) {
       console.log(
@@ -504,7 +521,7 @@ async function measure(root, options, pool, setup) {
     console.log(
       `  outside any task (overhead)  ${secs(Math.max(0, allMs * runners - taskMs)).padStart(16)}` +
         `             ${(Math.max(0, 1 - taskMs / (allMs * runners)) * 100).toFixed(0).padStart(3)} %` +
-        (pool === undefined ? ' (assuming 1 runner)' : ''),
+        ` (${runners} runners: ${setup.instances} × taskPoolSize ${poolSize})`,
     );
     console.log(
       `  peak RSS ${mb(peak)} (${samples} samples every 100 ms; kernel VmHWM ${mb(hwm)}); ${mb(baseRss)} before`,
@@ -518,7 +535,22 @@ async function measure(root, options, pool, setup) {
         `${((readyCpu * 1000) / BOOKS).toFixed(1)} ms a book (what the machine's other load does not inflate much)` +
         (servers.length > 1 ? `; per instance ${readyCpus.map((c) => `${c.toFixed(2)} s`).join(' + ')}` : ''),
     );
-    return { label, options, phases: finished, readyMs: finished[2].doneAt, readyCpu, peak, settled, baseRss };
+    if (readyDatabaseCpu !== null)
+      console.log(
+        `  PostgreSQL's CPU time (all its processes) meanwhile: ${readyDatabaseCpu.toFixed(2)} s = ` +
+          `${((readyDatabaseCpu * 1000) / BOOKS).toFixed(1)} ms a book`,
+      );
+    return {
+      label,
+      options,
+      phases: finished,
+      readyMs: finished[2].doneAt,
+      readyCpu,
+      databaseCpu: readyDatabaseCpu,
+      peak,
+      settled,
+      baseRss,
+    };
   } finally {
     await rss?.stop();
     await reader?.close();
@@ -555,6 +587,7 @@ function summary(results, baseline) {
       `  ${r.label}: READY with a poster at ${secs(r.readyMs)} = ${perSec.toFixed(1)} books/s` +
         (unzip !== null ? ` = ${unzip.toFixed(1)} × unzip -l` : '') +
         `; ${((r.readyCpu * 1000) / BOOKS).toFixed(1)} ms of server CPU a book` +
+        (r.databaseCpu === null ? '' : ` + ${((r.databaseCpu * 1000) / BOOKS).toFixed(1)} ms of PostgreSQL's`) +
         `; queue empty at ${secs(r.phases[3].doneAt)}; RSS ${mb(r.baseRss)} before, peak ${mb(r.peak)}, ` +
         `settled ${r.settled.map((x) => mb(x.mb)).join(' → ')}`,
     );
