@@ -1,6 +1,7 @@
 // Import speed of the BUILT server (run `npm run build` first), as issue 18's table measures it:
 //   npm run bench:scan -- [--books 300] [--pages 20] [--per-series 20] [--options web,api] [--pool N,M]
 //                         [--cpu-prof] [--profile-dir DIR] [--timeout 900] [--idle-wait 60]
+//                         [--database sqlite|postgres|both] [--instances 1,2]
 //
 // Generates --books CBZ files of --pages JPEG pages that compress and decode like scans (1600×2400 gaussian
 // noise, ≈ 0.5 MiB a page; a few distinct pages reused, plus a per-book ComicInfo.xml so that no two files are
@@ -11,7 +12,7 @@
 //   analysis    until every media row is READY,
 //   ready       until every book is READY with a poster (a thumbnail_book row): the import rate of the issue,
 //   all tasks   until the task queue is empty (file hashes, metadata refreshes, series metadata),
-// by polling the server's SQLite database read-only, while sampling the server's RSS every 100 ms; then
+// by polling the server's database read-only, while sampling the server's RSS every 100 ms; then
 //   CPU         the server's CPU time (all threads) until every book is READY with a poster, per book: on a
 //               machine shared with other work, the figure its load inflates least;
 //   settled RSS the server's RSS every 5 s for --idle-wait seconds after the queue emptied (the goal: under
@@ -26,6 +27,11 @@
 // Baselines, in the same run: every archive's central directory listed with the server's zip library (yauzl), no
 // database, sequentially; and `unzip -l`, one process per series folder (`unzip -l 'folder/*.cbz'`), when installed.
 // --cpu-prof runs the server under `node --cpu-prof` and prints its top self-time functions.
+// --database postgres runs the same import on PostgreSQL (a throw-away cluster per run, durability off:
+// bench/support/postgres.mjs), with each --instances value: 2 starts two built servers on one database, one data
+// dir and one library folder (the library created through the first), both running tasks off the shared
+// graphile-worker queue; CPU is then given per instance. `both` runs SQLite first, as the baseline of the same
+// sitting.
 // Everything lives in one temp folder, deleted at the end (also on failure or Ctrl-C).
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -33,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { LIBRARY_FORM_DEFAULTS } from '@quire/api/constants';
+import pg from 'pg';
 import yauzl from 'yauzl';
 import { makeJpegPages, writeZip } from './support/cbz.mjs';
 import { printProfile } from './support/cpuprofile.mjs';
@@ -47,6 +54,7 @@ import {
   sleep,
   startServer,
 } from './support/server.mjs';
+import { POSTGRES_SETTINGS, startPostgres } from './support/postgres.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -59,6 +67,8 @@ const { values: opt } = parseArgs({
     'profile-dir': { type: 'string' },
     timeout: { type: 'string', default: '900' },
     'idle-wait': { type: 'string', default: '60' },
+    database: { type: 'string', default: 'sqlite' },
+    instances: { type: 'string', default: '1' },
   },
 });
 const BOOKS = positive(opt.books, '--books');
@@ -78,6 +88,15 @@ const POOLS = opt.pool ? opt.pool.split(',').map((p) => positive(p, '--pool')) :
 const TIMEOUT_MS = positive(opt.timeout, '--timeout') * 1000;
 const IDLE_WAIT_MS = positive(opt['idle-wait'], '--idle-wait') * 1000;
 const CPU_PROF = opt['cpu-prof'] || opt['profile-dir'] !== undefined;
+if (!['sqlite', 'postgres', 'both'].includes(opt.database))
+  throw new Error(`--database takes sqlite, postgres or both, got ${opt.database}`);
+/** The servers each run starts: SQLite always one; PostgreSQL each --instances value. */
+const SETUPS = /** @type {Setup[]} */ ([
+  ...(opt.database === 'postgres' ? [] : [{ database: 'sqlite', instances: 1 }]),
+  ...(opt.database === 'sqlite'
+    ? []
+    : opt.instances.split(',').map((n) => ({ database: 'postgres', instances: positive(n, '--instances') }))),
+]);
 
 // Pages: 1600 × 2400 gaussian noise tinted per page, quality 80: ≈ 0.5 MiB, the size and decode cost of a page
 // scanned at ~300 dpi (a real scan is smoother and compresses better, so this errs towards the costly side).
@@ -93,13 +112,16 @@ const WRITE_CONCURRENCY = 16;
 /**
  * One measured phase: `count` reads how many books reached it; `firstAt`/`doneAt` are ms from the library's
  * creation to its first and last book, `peakMb` the RSS peak while it ran.
- * @typedef {{ name: string, what: string, count: { get(): number }, firstAt?: number, doneAt?: number,
+ * @typedef {{ name: string, what: string, count: { get(): Promise<number> }, firstAt?: number, doneAt?: number,
  *   peakMb?: number }} Phase
  * @typedef {Required<Phase>} FinishedPhase
  * @typedef {[FinishedPhase, FinishedPhase, FinishedPhase, FinishedPhase]} FinishedPhases scan, analysis, ready, all tasks
  * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
  * @typedef {{ label: string, options: keyof typeof OPTION_SETS, phases: FinishedPhases, readyMs: number,
- *   readyCpu: number, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
+ *   readyCpu: number, databaseCpu: number | null, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
+ * @typedef {{ database: 'sqlite' | 'postgres', instances: number }} Setup
+ * @typedef {{ count: (sql: string) => Promise<number>, rows: (sql: string) => Promise<Record<string, any>[]>,
+ *   close: () => Promise<void> }} Reader
  */
 
 /**
@@ -117,13 +139,16 @@ const rate = (/** @type {number} */ n, /** @type {number} */ ms) => (ms > 0 ? (n
 const mb = (/** @type {number} */ x) => `${x.toFixed(0)} MB`;
 
 const work = await mkdtemp(join(tmpdir(), 'quire-bench-scan-'));
-/** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
-let server;
+/** @type {Awaited<ReturnType<typeof startServer>>[]} */
+let servers = [];
+/** @type {(() => void) | undefined} */
+let stopPostgres;
 /** @type {Promise<void> | undefined} */
 let cleaning;
 async function cleanup() {
   cleaning ??= (async () => {
-    await server?.stop().catch(() => undefined);
+    await Promise.all(servers.map((s) => s.stop().catch(() => undefined)));
+    stopPostgres?.();
     await rm(work, { recursive: true, force: true });
   })();
   return cleaning;
@@ -141,7 +166,8 @@ try {
   const baseline = await baselines(files);
   /** @type {Result[]} */
   const results = [];
-  for (const options of OPTIONS) for (const pool of POOLS) results.push(await measure(root, options, pool));
+  for (const options of OPTIONS)
+    for (const pool of POOLS) for (const setup of SETUPS) results.push(await measure(root, options, pool, setup));
   summary(results, baseline);
 } catch (err) {
   process.exitCode = 1;
@@ -271,55 +297,125 @@ async function baselines(files) {
 }
 
 /**
- * One server run: a fresh data dir, the library created with `options`, `taskPoolSize = pool` (the server's
- * default when undefined).
+ * Reads the server's SQLite database (read-only, WAL: never blocks the server's writes).
+ * @param {string} dataDir
+ * @returns {Reader}
+ */
+function sqliteReader(dataDir) {
+  const db = openDatabase(dataDir);
+  /** @type {Map<string, import('better-sqlite3').Statement>} */
+  const statements = new Map();
+  const prepared = (/** @type {string} */ sql) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  return {
+    count: async (sql) => Number(prepared(sql).pluck().get()),
+    rows: async (sql) => /** @type {Record<string, any>[]} */ (prepared(sql).all()),
+    close: async () => void db.close(),
+  };
+}
+
+/**
+ * Reads a PostgreSQL database through one connection.
+ * @param {string} url
+ * @returns {Promise<Reader>}
+ */
+async function postgresReader(url) {
+  const client = new pg.Client(url);
+  await client.connect();
+  return {
+    count: async (sql) => Number(Object.values((await client.query(sql)).rows[0] ?? {})[0]),
+    rows: async (sql) => (await client.query(sql)).rows,
+    close: () => client.end(),
+  };
+}
+
+/**
+ * One run: a fresh data dir (and a fresh PostgreSQL cluster on PostgreSQL), `setup.instances` servers on them, the
+ * library created through the first with `options`, `taskPoolSize = pool` (the server's default when undefined).
  * @param {string} root
  * @param {keyof typeof OPTION_SETS} options
  * @param {number | undefined} pool
+ * @param {Setup} setup
  * @returns {Promise<Result>}
  */
-async function measure(root, options, pool) {
-  const label = `${options} options, taskPoolSize ${pool ?? 'default'}`;
-  const slug = `${options}-pool${pool ?? 'default'}`;
+async function measure(root, options, pool, setup) {
+  const where = setup.database === 'sqlite' ? 'SQLite' : `PostgreSQL × ${setup.instances}`;
+  const label = `${where}, ${options} options, taskPoolSize ${pool ?? 'default'}`;
+  const slug = `${setup.database}${setup.instances}-${options}-pool${pool ?? 'default'}`;
   const dataDir = join(work, `data-${slug}`);
   const profDir = opt['profile-dir'] ?? join(work, `profile-${slug}`);
   await mkdir(dataDir, { recursive: true });
   if (CPU_PROF) await mkdir(profDir, { recursive: true });
   const before = CPU_PROF ? new Set(await readdir(profDir)) : new Set();
   console.log(`\n— ${label}${CPU_PROF ? ' (node --cpu-prof)' : ''} —`);
-  const running = await startServer({
-    dataDir,
-    nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
-  });
-  server = running;
-  const db = openDatabase(dataDir);
-  /** A `select count(…)` statement, read as a number. */
-  const counter = (/** @type {string} */ sql) => /** @type {{ get(): number }} */ (db.prepare(sql).pluck());
+  /** @type {Record<string, string>} */
+  const env = {};
+  /** The PostgreSQL cluster's CPU time so far (its processes'), on PostgreSQL. */
+  /** @type {(() => Promise<number>) | undefined} */
+  let databaseCpu;
+  if (setup.database === 'postgres') {
+    const cluster = await startPostgres();
+    stopPostgres = cluster.stop;
+    databaseCpu = cluster.cpuSeconds;
+    env.QUIRE_DATABASE_URL = cluster.url;
+    console.log(`  PostgreSQL: a throw-away cluster (${POSTGRES_SETTINGS})`);
+  }
   /** @type {ReturnType<typeof sampleRss> | undefined} */
   let rss;
+  /** @type {Reader | undefined} */
+  let reader;
   try {
-    const authorization = await claim(server.base);
-    if (pool !== undefined) await patchSettings(server.base, authorization, { taskPoolSize: pool });
+    // One after the other: the first creates the database (migrations), the others find it made.
+    for (let i = 0; i < setup.instances; i++) {
+      servers.push(
+        await startServer({ dataDir, env, nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] }),
+      );
+    }
+    const running = /** @type {(typeof servers)[number]} */ (servers[0]);
+    const db = (reader =
+      setup.database === 'sqlite' ? sqliteReader(dataDir) : await postgresReader(env.QUIRE_DATABASE_URL ?? ''));
+    /** A `select count(…)` statement, read as a number. */
+    const counter = (/** @type {string} */ sql) => ({ get: () => db.count(sql) });
+    const queue =
+      setup.database === 'sqlite'
+        ? { table: 'task', kind: 'kind' }
+        : { table: 'graphile_worker.jobs', kind: 'task_identifier' };
+    const authorization = await claim(running.base);
+    if (pool !== undefined) await patchSettings(running.base, authorization, { taskPoolSize: pool });
+    // The runners per instance (the server's default depends on the machine: cores and memory).
+    const settings = await fetch(`${running.base}/api/v1/settings`, { headers: { authorization } });
+    const poolSize = Number(/** @type {{ taskPoolSize: number }} */ (await settings.json()).taskPoolSize);
     const q = {
       books: counter('select count(*) from book'),
       ready: counter("select count(*) from media where status = 'READY'"),
       failed: counter("select count(*) from media where status in ('ERROR', 'UNSUPPORTED')"),
-      failures: db.prepare("select status, comment from media where status in ('ERROR', 'UNSUPPORTED') limit 3"),
+      failures: () => db.rows("select status, comment from media where status in ('ERROR', 'UNSUPPORTED') limit 3"),
       readyWithPoster: counter(
         "select count(*) from media m where m.status = 'READY' and exists " +
           '(select 1 from thumbnail_book t where t.book_id = m.book_id)',
       ),
-      tasks: /** @type {import('better-sqlite3').Statement<[], { kind: string, n: number }>} */ (
-        db.prepare('select kind, count(*) n from task group by kind order by n desc')
-      ),
-      scanTask: counter("select count(*) from task where kind = 'ScanLibrary'"),
-      queued: counter('select count(*) from task'),
-      metrics: /** @type {import('better-sqlite3').Statement<[], { type: string, n: number, ms: number }>} */ (
-        db.prepare('select type, sum(count) n, sum(total_ms) ms from task_metric group by type order by ms desc')
-      ),
+      tasks: () =>
+        db.rows(
+          `select ${queue.kind} as kind, count(*) as n from ${queue.table} group by ${queue.kind} order by n desc`,
+        ),
+      scanTask: counter(`select count(*) from ${queue.table} where ${queue.kind} = 'ScanLibrary'`),
+      queued: counter(`select count(*) from ${queue.table}`),
+      metrics: async () =>
+        (
+          await db.rows(
+            'select type, sum(count) as n, sum(total_ms) as ms from task_metric group by type order by ms desc',
+          )
+        ).map((m) => ({ type: String(m.type), n: Number(m.n), ms: Number(m.ms) })),
     };
     // The queue is empty once the follow-ups are done too: file hashes, series metadata refresh and aggregation.
-    const drained = { get: () => (q.readyWithPoster.get() >= BOOKS && q.queued.get() === 0 ? BOOKS : 0) };
+    const drained = {
+      get: async () => ((await q.readyWithPoster.get()) >= BOOKS && (await q.queued.get()) === 0 ? BOOKS : 0),
+    };
+    const serversCpu = async () => Promise.all(servers.map((s) => cpuSeconds(s.pid)));
+    const sum = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0);
     const baseRss = (await memoryMb(running.pid)).rss;
     rss = sampleRss(running.pid, 100);
     /** @type {Phase[]} */
@@ -329,44 +425,52 @@ async function measure(root, options, pool) {
       { name: 'ready', what: 'every book READY with a poster', count: q.readyWithPoster },
       { name: 'all tasks', what: 'the task queue is empty', count: drained },
     ];
-    const cpu0 = await cpuSeconds(running.pid);
+    const cpu0 = await serversCpu();
+    const databaseCpu0 = (await databaseCpu?.()) ?? 0;
+    /** @type {number | null} */
+    let readyDatabaseCpu = null;
     const t0 = performance.now();
-    await createLibrary(server.base, authorization, { name: 'Bench', root, ...OPTION_SETS[options] });
+    await createLibrary(running.base, authorization, { name: 'Bench', root, ...OPTION_SETS[options] });
     let lastLog = t0;
     let lastCpu = cpu0;
-    /** The server's CPU time (all threads) from the creation to every book READY with a poster. */
-    let readyCpu = 0;
+    /** The servers' CPU time (all threads) from the creation to every book READY with a poster, per server. */
+    let readyCpus = cpu0.map(() => 0);
     /** @type {number | undefined} */
     let scanTaskEndAt;
     for (;;) {
       const now = performance.now() - t0;
-      if (scanTaskEndAt === undefined && q.scanTask.get() === 0) scanTaskEndAt = now;
+      if (scanTaskEndAt === undefined && (await q.scanTask.get()) === 0) scanTaskEndAt = now;
       for (const p of phases) {
         if (p.doneAt !== undefined) continue;
-        const n = p.count.get();
+        const n = await p.count.get();
         if (n > 0 && p.firstAt === undefined) p.firstAt = p.name === 'all tasks' ? phases[2]?.doneAt : now;
         if (n >= BOOKS) {
           p.doneAt = now;
           p.peakMb = rss.mark();
-          if (p.name === 'ready') readyCpu = (await cpuSeconds(running.pid)) - cpu0;
+          if (p.name === 'ready') {
+            readyCpus = (await serversCpu()).map((c, i) => c - (cpu0[i] ?? 0));
+            if (databaseCpu) readyDatabaseCpu = (await databaseCpu()) - databaseCpu0;
+          }
         }
       }
       if (phases.every((p) => p.doneAt !== undefined)) break;
-      if (q.failed.get() > 0) throw new Error(`analysis failed: ${JSON.stringify(q.failures.all())}`);
+      if ((await q.failed.get()) > 0) throw new Error(`analysis failed: ${JSON.stringify(await q.failures())}`);
+      // One query after the other: PostgreSQL's reader is one connection.
+      const progress = async () => {
+        const parts = [];
+        for (const p of phases) parts.push(`${p.name} ${await p.count.get()}`);
+        return parts.join(', ');
+      };
       if (now > TIMEOUT_MS) {
-        const queued = q.tasks.all().map((t) => `${t.kind} ${t.n}`);
-        const progress = phases.map((p) => `${p.name} ${p.count.get()}`).join(', ');
-        throw new Error(`timeout after ${secs(now)}: ${progress}; queued ${queued.join(', ') || 'none'}`);
+        const queued = (await q.tasks()).map((t) => `${t.kind} ${t.n}`);
+        throw new Error(`timeout after ${secs(now)}: ${await progress()}; queued ${queued.join(', ') || 'none'}`);
       }
       if (performance.now() - lastLog > 5_000) {
-        // Progress, with the server's CPU use (all threads) since the last line.
-        const cpu = await cpuSeconds(running.pid);
+        // Progress, with each server's CPU use (all threads) since the last line.
+        const cpu = await serversCpu();
         const dt = performance.now() - lastLog;
-        const progress = phases.map((p) => `${p.name} ${p.count.get()}`).join(', ');
-        console.log(
-          `  … ${secs(now)}: ${progress}, server CPU ${((((cpu - lastCpu) * 1000) / dt) * 100).toFixed(0)} %, ` +
-            `RSS ${mb(rss.last)}`,
-        );
+        const use = cpu.map((c, i) => `${((((c - (lastCpu[i] ?? 0)) * 1000) / dt) * 100).toFixed(0)} %`);
+        console.log(`  … ${secs(now)}: ${await progress()}, server CPU ${use.join(' + ')}, RSS ${mb(rss.last)}`);
         lastLog = performance.now();
         lastCpu = cpu;
       }
@@ -376,7 +480,7 @@ async function measure(root, options, pool) {
     rss = undefined;
     const drainedAt = performance.now();
     // The finished runs per task kind, before the idle wait (nothing runs then).
-    const metrics = q.metrics.all();
+    const metrics = await q.metrics();
     /** @type {{ at: number, mb: number }[]} */
     const settled = [];
     for (let at = 5_000; at <= IDLE_WAIT_MS; at += 5_000) {
@@ -406,7 +510,7 @@ async function measure(root, options, pool) {
     // Per phase: time inside each task kind (the runners' wall time: with a pool of n, up to n × the elapsed time).
     const allMs = finished[3].doneAt;
     const taskMs = metrics.reduce((sum, m) => sum + m.ms, 0);
-    const runners = pool ?? 1;
+    const runners = poolSize * setup.instances;
     console.log("  task kind                       runs    total    mean   share of the runners' time");
     for (const m of metrics) {
       console.log(
@@ -417,7 +521,7 @@ async function measure(root, options, pool) {
     console.log(
       `  outside any task (overhead)  ${secs(Math.max(0, allMs * runners - taskMs)).padStart(16)}` +
         `             ${(Math.max(0, 1 - taskMs / (allMs * runners)) * 100).toFixed(0).padStart(3)} %` +
-        (pool === undefined ? ' (assuming 1 runner)' : ''),
+        ` (${runners} runners: ${setup.instances} × taskPoolSize ${poolSize})`,
     );
     console.log(
       `  peak RSS ${mb(peak)} (${samples} samples every 100 ms; kernel VmHWM ${mb(hwm)}); ${mb(baseRss)} before`,
@@ -425,16 +529,35 @@ async function measure(root, options, pool) {
     console.log(
       `  settled RSS after the queue emptied: ${settled.map((x) => `${x.at / 1000} s ${mb(x.mb)}`).join(', ')}`,
     );
+    const readyCpu = sum(readyCpus);
     console.log(
       `  server CPU time (all threads) to every book READY with a poster: ${readyCpu.toFixed(2)} s = ` +
-        `${((readyCpu * 1000) / BOOKS).toFixed(1)} ms a book (what the machine's other load does not inflate much)`,
+        `${((readyCpu * 1000) / BOOKS).toFixed(1)} ms a book (what the machine's other load does not inflate much)` +
+        (servers.length > 1 ? `; per instance ${readyCpus.map((c) => `${c.toFixed(2)} s`).join(' + ')}` : ''),
     );
-    return { label, options, phases: finished, readyMs: finished[2].doneAt, readyCpu, peak, settled, baseRss };
+    if (readyDatabaseCpu !== null)
+      console.log(
+        `  PostgreSQL's CPU time (all its processes) meanwhile: ${readyDatabaseCpu.toFixed(2)} s = ` +
+          `${((readyDatabaseCpu * 1000) / BOOKS).toFixed(1)} ms a book`,
+      );
+    return {
+      label,
+      options,
+      phases: finished,
+      readyMs: finished[2].doneAt,
+      readyCpu,
+      databaseCpu: readyDatabaseCpu,
+      peak,
+      settled,
+      baseRss,
+    };
   } finally {
     await rss?.stop();
-    db.close();
-    await running.stop();
-    server = undefined;
+    await reader?.close();
+    await Promise.all(servers.map((s) => s.stop()));
+    servers = [];
+    stopPostgres?.();
+    stopPostgres = undefined;
     if (CPU_PROF) {
       const profiles = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
       for (const f of profiles) await printProfile(join(profDir, f), 25, (l) => console.log(`  ${l}`));
@@ -464,6 +587,7 @@ function summary(results, baseline) {
       `  ${r.label}: READY with a poster at ${secs(r.readyMs)} = ${perSec.toFixed(1)} books/s` +
         (unzip !== null ? ` = ${unzip.toFixed(1)} × unzip -l` : '') +
         `; ${((r.readyCpu * 1000) / BOOKS).toFixed(1)} ms of server CPU a book` +
+        (r.databaseCpu === null ? '' : ` + ${((r.databaseCpu * 1000) / BOOKS).toFixed(1)} ms of PostgreSQL's`) +
         `; queue empty at ${secs(r.phases[3].doneAt)}; RSS ${mb(r.baseRss)} before, peak ${mb(r.peak)}, ` +
         `settled ${r.settled.map((x) => mb(x.mb)).join(' → ')}`,
     );
