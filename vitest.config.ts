@@ -55,12 +55,11 @@ const DATABASE_FREE = [
 /**
  * Files whose measure is not the database's, or is SQLite's own: the event loop while a 200,000-entry walk writes
  * its outcome (SQLite's driver is synchronous, and what held the loop was one long transaction; PostgreSQL's is
- * not), the event loop while a 10,000-spine EPUB is parsed, SQLite's search-indexing thread. The SQLite pass only.
+ * not), and the event loop while a 10,000-spine EPUB is parsed. The SQLite pass only.
  */
 const SQLITE_ONLY = [
   'packages/server/test/library/scan-responsiveness.test.ts',
   'packages/server/test/http/epub-analysis-responsiveness.test.ts',
-  'packages/server/test/browse/search-backlog.test.ts',
 ];
 
 export default defineConfig({
