@@ -208,6 +208,10 @@ export interface BookTable extends Dates {
   file_hash_koreader: Generated<string>;
   oneshot: Generated<Bool>;
   deleted_date: string | null;
+  /** book_search.title_fold, copied by triggers (migration 0022): null until the book is indexed. */
+  sort_title_fold: Generated<string | null>;
+  /** book_metadata.title, copied by triggers (migration 0022). */
+  sort_title: Generated<string | null>;
 }
 
 export interface BookMetadataTable extends Dates {

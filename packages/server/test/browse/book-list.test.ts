@@ -360,3 +360,28 @@ describe('paging', () => {
     expect(past).toMatchObject({ content: [], totalElements: total, empty: true });
   });
 });
+
+describe('a changed title', () => {
+  it('moves the book in the title sort and the title filter (the sort keys the book row keeps follow the edit)', async () => {
+    const id = f.books['acrobat/acrobat tales']!;
+    const patch = (title: string) =>
+      f.s.fetch(`/api/v1/books/${id}/metadata`, {
+        method: 'PATCH',
+        headers: { authorization: f.users.admin },
+        json: { title },
+      });
+    const byTitle = async () =>
+      bookKeys(f, await c.bookPage(f.users.admin, '/api/v1/books/list?unpaged=true&sort=metadata.title,asc', {}));
+    try {
+      expect((await patch('Zürich tales')).status).toBe(204);
+      const sorted = await byTitle();
+      expect(sorted.at(-1)).toBe('acrobat/acrobat tales');
+      expect(sorted.at(-2)).toBe('zombie/Zombie 1');
+      expect(await list({ title: { operator: 'beginsWith', value: 'ZURICH' } })).toEqual(['acrobat/acrobat tales']);
+      expect(await list({ title: { operator: 'contains', value: 'acrobat' } })).toEqual([]);
+    } finally {
+      expect((await patch('acrobat tales')).status).toBe(204);
+    }
+    expect((await byTitle())[0]).toBe('acrobat/acrobat tales');
+  });
+});

@@ -20,6 +20,7 @@ import * as m0018 from './0018-koreader-hash-index.js';
 import * as m0019 from './0019-kobo-sync-points.js';
 import * as m0020 from './0020-kobo-sync-point-readlists.js';
 import * as m0021 from './0021-covering-value-indexes.js';
+import * as m0022 from './0022-book-title-sort-keys.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-kobo-sync-points': m0019,
   '0020-kobo-sync-point-readlists': m0020,
   '0021-covering-value-indexes': m0021,
+  '0022-book-title-sort-keys': m0022,
 };

@@ -303,3 +303,40 @@ export async function pageHashCounts(db: Kysely<unknown>): Promise<void> {
       FOR EACH ROW EXECUTE FUNCTION page_hash_count_changed()`,
   );
 }
+
+/**
+ * Migration 0022: a book's folded title (book_search) and title (book_metadata) copied onto its row, and the index
+ * of the columns book lists filter and sort by (`columns`, by book id).
+ */
+export async function bookSortTitles(db: Kysely<unknown>, columns: string[]): Promise<void> {
+  await run(
+    db,
+    `UPDATE book b SET sort_title_fold = bs.title_fold, sort_title = bm.title
+      FROM book_metadata bm LEFT JOIN book_search bs ON bs.book_id = bm.book_id WHERE bm.book_id = b.id`,
+  );
+  await run(db, `CREATE INDEX book_list_idx ON book (${columns.join(', ')})`);
+  // TG_ARGV = (the column of book to set, the column of the source row holding the value).
+  await run(
+    db,
+    `CREATE FUNCTION book_sort_title_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP <> 'INSERT' THEN
+        EXECUTE format('UPDATE book SET %I = NULL WHERE id = $1', TG_ARGV[0]) USING OLD.book_id;
+      END IF;
+      IF TG_OP <> 'DELETE' THEN
+        EXECUTE format('UPDATE book SET %I = $1 WHERE id = $2', TG_ARGV[0]) USING to_jsonb(NEW) ->> TG_ARGV[1], NEW.book_id;
+      END IF;
+      RETURN NULL;
+    END $$`,
+  );
+  await run(
+    db,
+    `CREATE TRIGGER book_sort_title_fold AFTER INSERT OR UPDATE OF book_id, title_fold OR DELETE ON book_search
+      FOR EACH ROW EXECUTE FUNCTION book_sort_title_changed('sort_title_fold', 'title_fold')`,
+  );
+  await run(
+    db,
+    `CREATE TRIGGER book_sort_title AFTER INSERT OR UPDATE OF book_id, title OR DELETE ON book_metadata
+      FOR EACH ROW EXECUTE FUNCTION book_sort_title_changed('sort_title', 'title')`,
+  );
+}

@@ -378,10 +378,7 @@ function bookLeaf(c: BookLeaf, out: CompiledCondition): Sql | null {
   }
   if ('deleted' in c) return nullDate(sql`b.deleted_date`, c.deleted);
   if ('oneShot' in c) return booleanOp(sql`b.oneshot`, c.oneShot);
-  if ('title' in c) {
-    out.joins.add('bs').add('bm');
-    return stringOp(sql`coalesce(bs.title_fold, lower(bm.title))`, c.title);
-  }
+  if ('title' in c) return stringOp(sql`coalesce(b.sort_title_fold, lower(b.sort_title))`, c.title);
   if ('releaseDate' in c) {
     out.joins.add('bm');
     return dateOp(sql`bm.release_date`, c.releaseDate);

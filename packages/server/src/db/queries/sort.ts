@@ -73,7 +73,8 @@ export const BOOK_SORTS: Record<string, SortColumn> = {
   'media.comment': col('lower(m.comment)', 'm'),
   'media.mediaType': col('lower(m.media_type)', 'm'),
   'media.pagesCount': col('m.page_count', 'm'),
-  'metadata.title': folded('bs.title_fold', 'bm.title', 'bs', 'bm'),
+  // The book's copies of book_search.title_fold and book_metadata.title (migration 0022): no join.
+  'metadata.title': folded('b.sort_title_fold', 'b.sort_title'),
   'metadata.numberSort': col('bm.number_sort', 'bm'),
   'metadata.releaseDate': col('bm.release_date', 'bm'),
   'readProgress.lastModified': col('r.last_modified_date', 'r'),
