@@ -63,7 +63,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
-    chunkSizeWarningLimit: 1000,
+    // The `app` chunk (below) holds what every start loads, the libraries it uses included: ~1.1 MB, 0.25 MB in brotli.
+    chunkSizeWarningLimit: 1200,
     rollupOptions: {
       output: {
         // One chunk per interface language (its ~27 namespace files): choosing a language is one request.
