@@ -61,7 +61,10 @@ export function HorizontalScroller({
     // In right-to-left, scrollLeft runs from 0 down to negative values.
     const offset = Math.abs(el.scrollLeft);
     const max = el.scrollWidth - el.clientWidth;
-    setEdges({ start: offset <= 1, end: offset >= max - 1 });
+    const start = offset <= 1;
+    const end = offset >= max - 1;
+    // The same state again would render the row and its cards' wrappers for nothing (on every scroll event).
+    setEdges((e) => (e.start === start && e.end === end ? e : { start, end }));
     if (hasMore && !loadingMore && onLoadMore && offset + el.clientWidth >= el.scrollWidth * LOAD_AHEAD) onLoadMore();
   }, [hasMore, loadingMore, onLoadMore]);
 

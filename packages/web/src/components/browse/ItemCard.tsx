@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Fab from '@mui/material/Fab';
@@ -187,6 +187,11 @@ export function ItemCard(props: ItemCardProps) {
   const pointer = useRef('mouse');
   const shown = selected || preselect || menuFocus || revealed;
   const posterSettings = usePosterSettings();
+  // The overlay's controls (with the ⋮ menu's hooks) and the subtitle's tooltip are seen only on hover or focus: a
+  // card's first render leaves them out and a background render right after adds them, so a screenful of rows
+  // paints its posters and titles first (issue 18: rendering the dashboard's cards held its first poster ~0.5 s).
+  // A card mounted with its overlay showing (selected, or a selection under way) gets them at once.
+  const complete = useDeferredValue(true, false) || shown;
 
   useEffect(() => {
     if (!revealed) return;
@@ -282,7 +287,7 @@ export function ItemCard(props: ItemCardProps) {
             zIndex: 2,
           }}
         >
-          {selectable && onSelect && (
+          {complete && selectable && onSelect && (
             <IconButton
               size="small"
               aria-label={t('browse.card.select', { title: props.title })}
@@ -303,7 +308,7 @@ export function ItemCard(props: ItemCardProps) {
               {selected ? <CheckCircleIcon /> : <RadioButtonUncheckedIcon />}
             </IconButton>
           )}
-          {props.readTo && !selected && !preselect && (
+          {complete && props.readTo && !selected && !preselect && (
             <Box
               sx={{
                 position: 'absolute',
@@ -327,7 +332,7 @@ export function ItemCard(props: ItemCardProps) {
               </Fab>
             </Box>
           )}
-          {showControls && props.onEdit && (
+          {complete && showControls && props.onEdit && (
             <IconButton
               size="small"
               aria-label={t('browse.card.edit', { title: props.title })}
@@ -340,7 +345,7 @@ export function ItemCard(props: ItemCardProps) {
               <EditIcon fontSize="small" />
             </IconButton>
           )}
-          {showControls && props.menu && (
+          {complete && showControls && props.menu && (
             <Box
               onFocus={() => setMenuFocus(true)}
               onBlur={() => setMenuFocus(false)}
@@ -397,26 +402,34 @@ export function ItemCard(props: ItemCardProps) {
         >
           {props.titleText ?? props.title}
         </Link>
-        {props.subtitle !== undefined && (
-          <Tooltip title={props.subtitleTooltip ?? ''} disableHoverListener={!props.subtitleTooltip}>
-            <Typography
-              variant="caption"
-              component="div"
-              noWrap
-              color={props.subtitleColor ? `${props.subtitleColor}.main` : 'text.secondary'}
-              sx={{
-                position: 'relative',
-                zIndex: props.subtitleTooltip ? 2 : undefined,
-                width: 'fit-content',
-                maxWidth: '100%',
-              }}
-            >
-              {props.subtitle}
-            </Typography>
-          </Tooltip>
-        )}
+        {props.subtitle !== undefined &&
+          (complete && props.subtitleTooltip ? (
+            <Tooltip title={props.subtitleTooltip}>{subtitle(props)}</Tooltip>
+          ) : (
+            subtitle(props)
+          ))}
       </Box>
     </Box>
+  );
+}
+
+/** The line under a card's title; above the stretched title link where it has a tooltip to show on hover. */
+function subtitle(props: ItemCardProps) {
+  return (
+    <Typography
+      variant="caption"
+      component="div"
+      noWrap
+      color={props.subtitleColor ? `${props.subtitleColor}.main` : 'text.secondary'}
+      sx={{
+        position: 'relative',
+        zIndex: props.subtitleTooltip ? 2 : undefined,
+        width: 'fit-content',
+        maxWidth: '100%',
+      }}
+    >
+      {props.subtitle}
+    </Typography>
   );
 }
 

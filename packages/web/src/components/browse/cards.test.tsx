@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { renderScreen } from '../../test/render';
 import { buildLibrary, buildUser } from '../../test/fixtures';
 import { stubFetch } from '../../features/account/fetch-stub';
@@ -70,6 +71,12 @@ describe('BookCard', () => {
     show(<BookCard book={buildBook({ oneshot: true }, { title: 'Standalone' })} showSeries />);
     expect(screen.getByRole('link', { name: 'Standalone' })).toHaveAttribute('href', '/oneshot/series-1');
     expect(screen.queryByRole('link', { name: 'Alpha' })).not.toBeInTheDocument();
+  });
+
+  it('tells the exact time of the date under the title on hover (the tooltip is added after the first render)', async () => {
+    show(<BookCard book={buildBook()} line="created" />);
+    await userEvent.hover(screen.getByText(/^Added /));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(/\d{1,2}:\d{2}/);
   });
 
   it('shows the release date when sorted by it', () => {

@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { useDeferredValue, useSyncExternalStore, type ReactNode } from 'react';
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import AutoStoriesOutlinedIcon from '@mui/icons-material/AutoStoriesOutlined';
@@ -28,46 +28,62 @@ interface SectionProps {
   hidden: boolean;
 }
 
+/**
+ * Cards a row shows in its first render: at least what the window shows of it (a card and its gap take 136 px at the
+ * narrowest, HorizontalScroller's phone width).
+ */
+export const cardsInView = () => Math.ceil(window.innerWidth / 136) + 1;
+
 /** One section as a row; nothing once it has loaded empty. */
 function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidden }: SectionProps) {
   const { t } = useTranslation();
   const query = useInfiniteQuery(sectionInfinite<BookDto | SeriesDto>(def, libraryIds));
+  // When the rows appear, each first renders the cards the window can show; a background render right after adds
+  // the rest, out of sight to the side (and each card its overlay, ItemCard). Issue 18: rendering all seven rows'
+  // cards in full held the first poster's paint ~0.5 s.
+  const complete = useDeferredValue(!hidden, false);
   const title = t(`dashboard.sections.${def.id}`);
   if (hidden) return null;
   if (query.isError) return <ErrorState title={title} error={query.error} onRetry={() => void query.refetch()} />;
   const items = query.data ? flattenPages(query.data) : undefined;
   if (items && items.length === 0) return null;
+  const shown = complete ? items?.length : cardsInView();
   const total = query.data?.pages[0]?.totalElements;
   let cards;
   if (items && def.kind === 'book') {
     const list = items as BookDto[];
-    cards = list.map((book) => (
-      <BookCard
-        key={book.id}
-        book={book}
-        showSeries
-        line={def.line}
-        onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
-        {...cardSelection(selection, 'book', book, list)}
-      />
-    ));
+    cards = list
+      .slice(0, shown)
+      .map((book) => (
+        <BookCard
+          key={book.id}
+          book={book}
+          showSeries
+          line={def.line}
+          onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
+          {...cardSelection(selection, 'book', book, list)}
+        />
+      ));
   } else if (items && def.kind === 'series') {
     const list = items as SeriesDto[];
-    cards = list.map((series) => (
-      <SeriesCard
-        key={series.id}
-        series={series}
-        line={def.line}
-        onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
-        {...cardSelection(selection, 'series', series, list)}
-      />
-    ));
+    cards = list
+      .slice(0, shown)
+      .map((series) => (
+        <SeriesCard
+          key={series.id}
+          series={series}
+          line={def.line}
+          onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
+          {...cardSelection(selection, 'series', series, list)}
+        />
+      ));
   }
   return (
     <HorizontalScroller
       title={title}
       seeAllTo={total !== undefined && total > (items?.length ?? 0) ? `${seeAllBase}/${def.id}` : undefined}
-      hasMore={query.hasNextPage}
+      // Not before every loaded card is there: a wide screen would see the row's end and ask for the next page.
+      hasMore={complete && query.hasNextPage}
       loadingMore={query.isFetchingNextPage}
       onLoadMore={() => void query.fetchNextPage()}
     >

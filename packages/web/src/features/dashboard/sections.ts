@@ -132,14 +132,20 @@ const FIRST_ROW_POSTERS = 10;
  * images find them in the browser's image cache instead of being asked for only once the rows are laid out.
  */
 export async function prefetchDashboard(queryClient: QueryClient): Promise<void> {
-  const defs = SECTION_IDS.map(sectionDef);
-  const rows = await Promise.all(
-    defs.map((def) => queryClient.fetchInfiniteQuery(sectionInfinite(def, undefined)).catch(() => undefined)),
-  );
-  const first = rows.findIndex((row) => flattenPages(row).length > 0);
-  const def = defs[first];
-  if (!def) return;
-  for (const item of flattenPages(rows[first]).slice(0, FIRST_ROW_POSTERS)) {
+  const rows = SECTION_IDS.map(sectionDef).map((def) => ({
+    def,
+    answer: queryClient.fetchInfiniteQuery(sectionInfinite(def, undefined)).catch(() => undefined),
+  }));
+  // The first row that has items is known as soon as it and the rows above it have answered: its posters need not
+  // wait for the rows below.
+  for (const { def, answer } of rows) {
+    const items = flattenPages(await answer);
+    if (items.length > 0) return preloadPosters(def, items);
+  }
+}
+
+function preloadPosters(def: SectionDef, items: readonly (BookDto | SeriesDto)[]): void {
+  for (const item of items.slice(0, FIRST_ROW_POSTERS)) {
     const image = new Image();
     // held until loaded: an image nothing refers to may be collected, and its request with it
     postersAhead.add(image);
