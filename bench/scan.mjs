@@ -1,6 +1,6 @@
 // Import speed of the BUILT server (run `npm run build` first), as issue 18's table measures it:
 //   npm run bench:scan -- [--books 300] [--pages 20] [--per-series 20] [--options web,api] [--pool N,M]
-//                         [--cpu-prof] [--profile-dir DIR] [--timeout 900] [--idle-wait 60]
+//                         [--cpu-prof] [--profile-dir DIR] [--timeout 900] [--idle-wait 60] [--server A,B]
 //
 // Generates --books CBZ files of --pages JPEG pages that compress and decode like scans (1600×2400 gaussian
 // noise, ≈ 0.5 MiB a page; a few distinct pages reused, plus a per-book ComicInfo.xml so that no two files are
@@ -25,6 +25,8 @@
 // refresh and aggregation; "task overhead" is the wall time the runners spent outside any task.
 // Baselines, in the same run: every archive's central directory listed with the server's zip library (yauzl), no
 // database, sequentially; and `unzip -l`, one process per series folder (`unzip -l 'folder/*.cbz'`), when installed.
+// --server        built servers' main.js to measure in turn on the same files (an A/B in one sitting: a copy of
+//                 main's packages/server/dist beside the branch's); the workspace's build by default.
 // --cpu-prof runs the server under `node --cpu-prof` and prints its top self-time functions.
 // Everything lives in one temp folder, deleted at the end (also on failure or Ctrl-C).
 import { execFile, spawnSync } from 'node:child_process';
@@ -59,6 +61,7 @@ const { values: opt } = parseArgs({
     'profile-dir': { type: 'string' },
     timeout: { type: 'string', default: '900' },
     'idle-wait': { type: 'string', default: '60' },
+    server: { type: 'string' },
   },
 });
 const BOOKS = positive(opt.books, '--books');
@@ -75,6 +78,8 @@ const OPTIONS = opt.options.split(',').map((o) => {
 });
 /** undefined: the server's default taskPoolSize. */
 const POOLS = opt.pool ? opt.pool.split(',').map((p) => positive(p, '--pool')) : [undefined];
+/** undefined: this workspace's build. */
+const SERVERS = opt.server ? opt.server.split(',') : [undefined];
 const TIMEOUT_MS = positive(opt.timeout, '--timeout') * 1000;
 const IDLE_WAIT_MS = positive(opt['idle-wait'], '--idle-wait') * 1000;
 const CPU_PROF = opt['cpu-prof'] || opt['profile-dir'] !== undefined;
@@ -141,7 +146,8 @@ try {
   const baseline = await baselines(files);
   /** @type {Result[]} */
   const results = [];
-  for (const options of OPTIONS) for (const pool of POOLS) results.push(await measure(root, options, pool));
+  for (const options of OPTIONS)
+    for (const pool of POOLS) for (const main of SERVERS) results.push(await measure(root, options, pool, main));
   summary(results, baseline);
 } catch (err) {
   process.exitCode = 1;
@@ -276,11 +282,12 @@ async function baselines(files) {
  * @param {string} root
  * @param {keyof typeof OPTION_SETS} options
  * @param {number | undefined} pool
+ * @param {string | undefined} main the server's main.js; this workspace's build when undefined
  * @returns {Promise<Result>}
  */
-async function measure(root, options, pool) {
-  const label = `${options} options, taskPoolSize ${pool ?? 'default'}`;
-  const slug = `${options}-pool${pool ?? 'default'}`;
+async function measure(root, options, pool, main) {
+  const label = `${options} options, taskPoolSize ${pool ?? 'default'}${main ? `, ${main}` : ''}`;
+  const slug = `${options}-pool${pool ?? 'default'}-${SERVERS.indexOf(main)}`;
   const dataDir = join(work, `data-${slug}`);
   const profDir = opt['profile-dir'] ?? join(work, `profile-${slug}`);
   await mkdir(dataDir, { recursive: true });
@@ -289,6 +296,7 @@ async function measure(root, options, pool) {
   console.log(`\n— ${label}${CPU_PROF ? ' (node --cpu-prof)' : ''} —`);
   const running = await startServer({
     dataDir,
+    ...(main ? { main } : {}),
     nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
   });
   server = running;

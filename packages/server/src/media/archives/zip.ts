@@ -1,7 +1,8 @@
 import { fstat, read as fsRead } from 'node:fs';
 import { Readable, Transform, pipeline } from 'node:stream';
 import { promisify } from 'node:util';
-import { crc32, constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
+import { constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
 import {
