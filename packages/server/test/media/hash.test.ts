@@ -39,6 +39,22 @@ describe('XXH3-128', () => {
     }
   });
 
+  it('hashes bytes in a SharedArrayBuffer (on the hashing thread) as it hashes any other bytes', async () => {
+    // the analysis hands over a view of its shared read buffer: only the view's bytes count
+    const shared = Buffer.from(new SharedArrayBuffer(2 * 1024 * 1024 + 64));
+    for (let i = 0; i < shared.length; i++) shared[i] = (i * 7 + (i >> 9)) & 0xff;
+    const view = shared.subarray(13, 13 + 1024 * 1024 + 5);
+    const copy = Buffer.from(view);
+    const [a, b, empty] = await Promise.all([
+      hashFileBytes(view),
+      hashFileBytes(shared),
+      hashFileBytes(shared.subarray(0, 0)),
+    ]);
+    expect(a).toBe(hashBytes(copy));
+    expect(b).toBe(hashBytes(Buffer.from(shared)));
+    expect(empty).toBe('99aa06d3014798d86001c324468d497f');
+  });
+
   it('page hash is XXH3-128 of the page bytes, 32 hex chars, whatever chunks they stream in', async () => {
     const h = await hashPage(Readable.from([Buffer.from([0xff, 0xd8]), Buffer.from([0xff, 0xe0])]));
     expect(h).toMatch(/^[0-9a-f]{32}$/);
