@@ -43,6 +43,27 @@ export async function releaseFreedMemory(): Promise<boolean> {
   return true;
 }
 
+/** glibc's `mallopt` parameter for the number of arenas (malloc.h). */
+const M_ARENA_MAX = -8;
+
+/**
+ * At most `arenas` malloc arenas from now on, what `MALLOC_ARENA_MAX=2` in the environment does (README, Memory),
+ * for every way of starting the server: glibc otherwise gives each thread that meets a locked arena one of its own,
+ * up to 8 per core (libuv's four threads, libvips', the worker threads), and each keeps what it freed. Called by
+ * main.ts before the server's modules load, so only V8's own threads may have arenas already. A `MALLOC_ARENA_MAX`
+ * in the environment is left as it is. False where nothing was set (not glibc, no koffi build, or the environment's).
+ */
+export async function limitMallocArenas(arenas = 2): Promise<boolean> {
+  if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX) return false;
+  try {
+    const { default: koffi } = await import('koffi');
+    const mallopt = koffi.load('libc.so.6').func('int mallopt(int param, int value)');
+    return mallopt(M_ARENA_MAX, arenas) === 1;
+  } catch {
+    return false; // musl has no libc.so.6
+  }
+}
+
 let gc: (() => void) | undefined;
 /** The largest heap collected on purpose after work (below). */
 const FORCED_COLLECTION_MAX_HEAP = 256 * 1024 * 1024;
