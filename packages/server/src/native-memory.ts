@@ -9,8 +9,8 @@ import { runInNewContext } from 'node:vm';
  * glibc's arenas: `free` returns memory only from the top of an arena and only past a threshold that glibc raises
  * after every large buffer freed, and never the free pages in the middle. After a 300-book import the server sat
  * ~60 MB above where it started a minute after the queue emptied (bench:scan: 176 MB, of which the main arena 48 MB
- * and the threads' arenas 26 MB); one `malloc_trim(0)` brought it to 127 MB (15 and 11 MB). `MALLOC_ARENA_MAX`
- * helps less and only the deployment can set it (glibc reads it before any of our code runs).
+ * and the threads' arenas 26 MB); one `malloc_trim(0)` brought it to 127 MB (15 and 11 MB). Fewer arenas
+ * (`limitMallocArenas`, below) help less: each still keeps what it freed.
  *
  * Not glibc (musl, macOS, Windows) or no koffi build for the platform: nothing to do, and nothing done.
  */
