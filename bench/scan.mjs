@@ -78,7 +78,7 @@ const OPTIONS = opt.options.split(',').map((o) => {
 });
 /** undefined: the server's default taskPoolSize. */
 const POOLS = opt.pool ? opt.pool.split(',').map((p) => positive(p, '--pool')) : [undefined];
-/** undefined: this workspace's build. */
+/** @type {(string | undefined)[]} undefined: this workspace's build. */
 const SERVERS = opt.server ? opt.server.split(',') : [undefined];
 const TIMEOUT_MS = positive(opt.timeout, '--timeout') * 1000;
 const IDLE_WAIT_MS = positive(opt['idle-wait'], '--idle-wait') * 1000;
