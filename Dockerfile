@@ -23,8 +23,8 @@ RUN npm ci --omit=dev --workspace @quire/server --workspace @quire/api
 
 # --- runtime: the built server, its dependencies and the built web client, run by a user without rights.
 FROM node:20-bookworm-slim
-# MALLOC_ARENA_MAX: glibc's per-thread memory pools otherwise add ~30 MB to the peak (README: Memory); it is read when
-# the process starts, so it must be in the environment: the server cannot set it itself.
+# MALLOC_ARENA_MAX: glibc's per-thread memory pools otherwise add ~30 MB to the peak (README: Memory). The server sets
+# the same limit itself at start (mallopt); set here, it also covers what runs before the server's code.
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     QUIRE_DATA_DIR=/data \

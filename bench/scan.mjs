@@ -1,7 +1,7 @@
 // Import speed of the BUILT server (run `npm run build` first), as issue 18's table measures it:
 //   npm run bench:scan -- [--books 300] [--pages 20] [--per-series 20] [--options web,api] [--pool N,M]
 //                         [--cpu-prof] [--profile-dir DIR] [--timeout 900] [--idle-wait 60]
-//                         [--database sqlite|postgres|both] [--instances 1,2]
+//                         [--database sqlite|postgres|both] [--instances 1,2] [--server A,B]
 //
 // Generates --books CBZ files of --pages JPEG pages that compress and decode like scans (1600×2400 gaussian
 // noise, ≈ 0.5 MiB a page; a few distinct pages reused, plus a per-book ComicInfo.xml so that no two files are
@@ -69,6 +69,7 @@ const { values: opt } = parseArgs({
     'idle-wait': { type: 'string', default: '60' },
     database: { type: 'string', default: 'sqlite' },
     instances: { type: 'string', default: '1' },
+    server: { type: 'string' },
   },
 });
 const BOOKS = positive(opt.books, '--books');
@@ -90,13 +91,17 @@ const IDLE_WAIT_MS = positive(opt['idle-wait'], '--idle-wait') * 1000;
 const CPU_PROF = opt['cpu-prof'] || opt['profile-dir'] !== undefined;
 if (!['sqlite', 'postgres', 'both'].includes(opt.database))
   throw new Error(`--database takes sqlite, postgres or both, got ${opt.database}`);
-/** The servers each run starts: SQLite always one; PostgreSQL each --instances value. */
-const SETUPS = /** @type {Setup[]} */ ([
-  ...(opt.database === 'postgres' ? [] : [{ database: 'sqlite', instances: 1 }]),
-  ...(opt.database === 'sqlite'
-    ? []
-    : opt.instances.split(',').map((n) => ({ database: 'postgres', instances: positive(n, '--instances') }))),
-]);
+/** Builds to compare on the same files (A/B in one sitting): each one's main.js; this workspace's build by default. */
+const SERVERS = /** @type {(string | undefined)[]} */ (opt.server ? opt.server.split(',') : [undefined]);
+/** The servers each run starts: SQLite always one; PostgreSQL each --instances value; each build of --server. */
+const SETUPS = /** @type {Setup[]} */ (
+  [
+    ...(opt.database === 'postgres' ? [] : [{ database: 'sqlite', instances: 1 }]),
+    ...(opt.database === 'sqlite'
+      ? []
+      : opt.instances.split(',').map((n) => ({ database: 'postgres', instances: positive(n, '--instances') }))),
+  ].flatMap((setup) => SERVERS.map((main) => ({ ...setup, main })))
+);
 
 // Pages: 1600 × 2400 gaussian noise tinted per page, quality 80: ≈ 0.5 MiB, the size and decode cost of a page
 // scanned at ~300 dpi (a real scan is smoother and compresses better, so this errs towards the costly side).
@@ -119,7 +124,7 @@ const WRITE_CONCURRENCY = 16;
  * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
  * @typedef {{ label: string, options: keyof typeof OPTION_SETS, phases: FinishedPhases, readyMs: number,
  *   readyCpu: number, databaseCpu: number | null, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
- * @typedef {{ database: 'sqlite' | 'postgres', instances: number }} Setup
+ * @typedef {{ database: 'sqlite' | 'postgres', instances: number, main: string | undefined }} Setup
  * @typedef {{ count: (sql: string) => Promise<number>, rows: (sql: string) => Promise<Record<string, any>[]>,
  *   close: () => Promise<void> }} Reader
  */
@@ -343,8 +348,8 @@ async function postgresReader(url) {
  */
 async function measure(root, options, pool, setup) {
   const where = setup.database === 'sqlite' ? 'SQLite' : `PostgreSQL × ${setup.instances}`;
-  const label = `${where}, ${options} options, taskPoolSize ${pool ?? 'default'}`;
-  const slug = `${setup.database}${setup.instances}-${options}-pool${pool ?? 'default'}`;
+  const label = `${where}, ${options} options, taskPoolSize ${pool ?? 'default'}${setup.main ? `, ${setup.main}` : ''}`;
+  const slug = `${setup.database}${setup.instances}-${options}-pool${pool ?? 'default'}-${SERVERS.indexOf(setup.main)}`;
   const dataDir = join(work, `data-${slug}`);
   const profDir = opt['profile-dir'] ?? join(work, `profile-${slug}`);
   await mkdir(dataDir, { recursive: true });
@@ -371,7 +376,12 @@ async function measure(root, options, pool, setup) {
     // One after the other: the first creates the database (migrations), the others find it made.
     for (let i = 0; i < setup.instances; i++) {
       servers.push(
-        await startServer({ dataDir, env, nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] }),
+        await startServer({
+          dataDir,
+          env,
+          ...(setup.main ? { main: setup.main } : {}),
+          nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
+        }),
       );
     }
     const running = /** @type {(typeof servers)[number]} */ (servers[0]);

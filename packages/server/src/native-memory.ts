@@ -9,8 +9,8 @@ import { runInNewContext } from 'node:vm';
  * glibc's arenas: `free` returns memory only from the top of an arena and only past a threshold that glibc raises
  * after every large buffer freed, and never the free pages in the middle. After a 300-book import the server sat
  * ~60 MB above where it started a minute after the queue emptied (bench:scan: 176 MB, of which the main arena 48 MB
- * and the threads' arenas 26 MB); one `malloc_trim(0)` brought it to 127 MB (15 and 11 MB). `MALLOC_ARENA_MAX`
- * helps less and only the deployment can set it (glibc reads it before any of our code runs).
+ * and the threads' arenas 26 MB); one `malloc_trim(0)` brought it to 127 MB (15 and 11 MB). Fewer arenas
+ * (`limitMallocArenas`, below) help less: each still keeps what it freed.
  *
  * Not glibc (musl, macOS, Windows) or no koffi build for the platform: nothing to do, and nothing done.
  */
@@ -41,6 +41,27 @@ export async function releaseFreedMemory(): Promise<boolean> {
   if (!malloc_trim) return false;
   await malloc_trim(0);
   return true;
+}
+
+/** glibc's `mallopt` parameter for the number of arenas (malloc.h). */
+const M_ARENA_MAX = -8;
+
+/**
+ * At most `arenas` malloc arenas from now on, what `MALLOC_ARENA_MAX=2` in the environment does (README, Memory),
+ * for every way of starting the server: glibc otherwise gives each thread that meets a locked arena one of its own,
+ * up to 8 per core (libuv's four threads, libvips', the worker threads), and each keeps what it freed. Called by
+ * main.ts before the server's modules load, so only V8's own threads may have arenas already. A `MALLOC_ARENA_MAX`
+ * in the environment is left as it is. False where nothing was set (not glibc, no koffi build, or the environment's).
+ */
+export async function limitMallocArenas(arenas = 2): Promise<boolean> {
+  if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX) return false;
+  try {
+    const { default: koffi } = await import('koffi');
+    const mallopt = koffi.load('libc.so.6').func('int mallopt(int param, int value)');
+    return mallopt(M_ARENA_MAX, arenas) === 1;
+  } catch {
+    return false; // musl has no libc.so.6
+  }
 }
 
 let gc: (() => void) | undefined;

@@ -99,6 +99,7 @@ const packages: Record<string, readonly string[]> = {
   'image-size': ['media'],
   'hash-wasm': ['media'],
   '@node-rs/xxhash': ['media'],
+  '@node-rs/crc32': ['media'],
   '@zip.js/zip.js': ['media'],
   htmlparser2: ['media'], // markup of book files (media/markup.ts)
   entities: ['media'],

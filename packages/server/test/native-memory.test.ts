@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { collectAndReleaseMemory, memoryReleaser, releaseFreedMemory } from '../src/native-memory.js';
+import {
+  collectAndReleaseMemory,
+  limitMallocArenas,
+  memoryReleaser,
+  releaseFreedMemory,
+} from '../src/native-memory.js';
 
 /*
  * Issue 18: after an import the server gives the memory glibc holds free back to the system (malloc_trim), once the
@@ -13,6 +18,17 @@ describe('freed native memory given back', () => {
   it('calls malloc_trim on glibc Linux (this machine), after a full collection when settling', async () => {
     expect(await releaseFreedMemory()).toBe(process.platform === 'linux');
     expect(await collectAndReleaseMemory()).toBe(process.platform === 'linux');
+  });
+
+  it("limits glibc's malloc arenas as MALLOC_ARENA_MAX would, unless the environment sets it", async () => {
+    const fromEnvironment = process.env.MALLOC_ARENA_MAX !== undefined;
+    expect(await limitMallocArenas()).toBe(process.platform === 'linux' && !fromEnvironment);
+    vi.stubEnv('MALLOC_ARENA_MAX', '4');
+    try {
+      expect(await limitMallocArenas()).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('with a full collection, shortly after the last piece of work and once more later', async () => {

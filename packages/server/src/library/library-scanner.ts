@@ -159,11 +159,17 @@ export class LibraryScanner {
 
     /** §2.4.5: sortBooks, then RefreshSeriesMetadata (queued once per series). */
     const refreshed = new Set<string>();
+    /** Books this scan inserts: their media is UNKNOWN, so their analysis follows (findToAnalyze, below). */
+    const newBooks = new Set<string>();
     const sortSeries = async (seriesId: string, tx: Repositories) => {
       const { books, bookCount } = numberBooks(await tx.books.numberingOf(seriesId));
       for (const b of books) {
         if (b.changed) await tx.books.setNumbers(b.id, b, now);
-        if (b.refreshNumbers)
+        // Not for a new book (issue 18): its NUMBER refresh would run before its analysis (same priority, queued
+        // first) and find no READY media, a no-op, while the refresh its analysis queues asks for every capability.
+        // On a new library these no-ops were one task per book between the scan and the first analysis, and each
+        // moved its series' RefreshSeriesMetadata behind the analyses, where it read every ComicInfo.xml once more.
+        if (b.refreshNumbers && !newBooks.has(b.id))
           followUps.push({
             kind: 'RefreshBookMetadata',
             bookId: b.id,
@@ -268,6 +274,7 @@ export class LibraryScanner {
         } else {
           const id = newId();
           inserted.push({ id, ...base, fileHash: ab.fileHash, ...initialBookMetadata(wb.name) });
+          newBooks.add(id);
           bookEvent('BookAdded', id, seriesId);
           outcome.booksAdded++;
         }

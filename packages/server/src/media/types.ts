@@ -30,9 +30,10 @@ export interface ListingOptions {
   onVerified?: (entry: ContainerEntry, bytes: Buffer) => void;
   /**
    * With `verify`, a reader that reads the whole file once for its listing (a ZIP small enough to hold, see
-   * media/archives/zip.ts) hands the file's bytes to this before listing, valid until what it returns settles: analysis
-   * hashes them for the book's file hash, which then needs no second read of the file (issue 18). Not called when
-   * the file was read entry by entry.
+   * media/archives/zip.ts) hands the file's bytes to this as the listing starts, valid until what it returns settles
+   * (the listing waits for it, and fails with it): analysis hashes them for the book's file hash, on a worker thread
+   * while the entries are checked, which then needs no second read of the file (issue 18). Not called when the file
+   * was read entry by entry.
    */
   onFileBytes?: (bytes: Buffer) => void | Promise<void>;
 }

@@ -141,6 +141,14 @@ describe('library scan of a generated library', () => {
         .sort(),
     );
     expect(h.submitted).toContainEqual({ kind: 'RefreshSeriesLocalArtwork', seriesId: ss['Series A']!.id });
+    // New books are numbered by the scan; their metadata refresh (every capability) follows their analysis, so the
+    // scan queues no NUMBER refresh for them (it would run before the analysis, a no-op), only each series' refresh.
+    expect(h.submitted.filter((t) => t.kind === 'RefreshBookMetadata')).toEqual([]);
+    expect(h.submitted.flatMap((t) => (t.kind === 'RefreshSeriesMetadata' ? [t.seriesId] : [])).sort()).toEqual(
+      Object.values(ss)
+        .map((x) => x.id)
+        .sort(),
+    );
     expect(h.events.filter((e) => e.type === 'SeriesAdded')).toHaveLength(5);
     expect(h.events.filter((e) => e.type === 'BookAdded')).toHaveLength(8);
 
@@ -199,6 +207,7 @@ describe('library scan of a generated library', () => {
   it('moves a book to another series, keeping its id; both series are renumbered', async () => {
     const { id } = (await books())['A 10']!;
     await rename(join(root, 'Series A/A 10.cbz'), join(root, 'Series B/Sub/A 10.cbz'));
+    h.submitted.length = 0;
     await scan();
     const ss = await series();
     const moved = (await books())['A 10']!;
@@ -209,6 +218,11 @@ describe('library scan of a generated library', () => {
     const bs = await books();
     expect([bs['A 10']!.number, bs['B 1']!.number, bs['B 2']!.number]).toEqual([1, 2, 3]);
     expect([bs['A 1']!.number, bs['A 2 (renamed)']!.number]).toEqual([1, 2]);
+    // books that were there before get their new numbers refreshed from their files
+    const numbered = h.submitted.flatMap((t) =>
+      t.kind === 'RefreshBookMetadata' && t.capabilities.includes('NUMBER') ? [t.bookId] : [],
+    );
+    expect(numbered.sort()).toEqual([bs['A 10']!.id, bs['B 1']!.id, bs['B 2']!.id].sort());
   });
 
   it('soft-deletes missing books and series, which still count until the trash is emptied', async () => {

@@ -2,12 +2,35 @@ import { Readable } from 'node:stream';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { hashBytes, hashFile, hashFileBytes, hashPage } from '../../src/media/hash.js';
 import { fixture } from '../support/fixtures.js';
 
 // Reference digests computed with Python `xxhash.xxh3_128(data).hexdigest()` (xxhash 4.0.1).
 describe('XXH3-128', () => {
+  // first: the process's resident memory is measured, and what the other tests free would hide a growth
+  it('lets each shared buffer go once it is hashed: the hashing thread keeps none alive', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const settle = async () => {
+      collect();
+      await delay(1_000); // V8 frees what it collected on a background thread
+      collect();
+    };
+    // as the analysis's read buffers: a new one whenever a book does not fit the spare ones
+    const fresh = () => Buffer.from(new SharedArrayBuffer(12 * 1024 * 1024)).fill(7);
+    await hashFileBytes(fresh());
+    await settle();
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < 20; i++) await hashFileBytes(fresh());
+    await settle();
+    // 20 × 12 MiB = 240 MiB if the thread held them (151–239 MB measured before it collected its views)
+    expect((process.memoryUsage().rss - before) / 2 ** 20).toBeLessThan(80);
+  }, 30_000);
+
   it('matches known vectors', () => {
     expect(hashBytes(Buffer.from('hello world'))).toBe('df8d09e93f874900a99b8775cc15b6c7');
     expect(hashBytes(Buffer.alloc(0))).toBe('99aa06d3014798d86001c324468d497f');
@@ -37,6 +60,22 @@ describe('XXH3-128', () => {
     } finally {
       await rm(dir, { recursive: true });
     }
+  });
+
+  it('hashes bytes in a SharedArrayBuffer (on the hashing thread) as it hashes any other bytes', async () => {
+    // the analysis hands over a view of its shared read buffer: only the view's bytes count
+    const shared = Buffer.from(new SharedArrayBuffer(2 * 1024 * 1024 + 64));
+    for (let i = 0; i < shared.length; i++) shared[i] = (i * 7 + (i >> 9)) & 0xff;
+    const view = shared.subarray(13, 13 + 1024 * 1024 + 5);
+    const copy = Buffer.from(view);
+    const [a, b, empty] = await Promise.all([
+      hashFileBytes(view),
+      hashFileBytes(shared),
+      hashFileBytes(shared.subarray(0, 0)),
+    ]);
+    expect(a).toBe(hashBytes(copy));
+    expect(b).toBe(hashBytes(Buffer.from(shared)));
+    expect(empty).toBe('99aa06d3014798d86001c324468d497f');
   });
 
   it('page hash is XXH3-128 of the page bytes, 32 hex chars, whatever chunks they stream in', async () => {

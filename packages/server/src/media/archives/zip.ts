@@ -1,7 +1,8 @@
 import { fstat, read as fsRead } from 'node:fs';
 import { Readable, Transform, pipeline } from 'node:stream';
 import { promisify } from 'node:util';
-import { crc32, constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
+import { constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { MediaTypes, SNIFF_BYTES } from '../detect.js';
 import {
@@ -252,15 +253,21 @@ class SpareBuffers {
   constructor(
     private readonly count: number,
     private readonly maxBytes: number,
+    /** Buffers over a SharedArrayBuffer, which a worker thread reads without a copy. */
+    private readonly shared = false,
     private readonly idleMs = 5_000,
   ) {}
 
   take(length: number): Buffer {
-    if (length > this.maxBytes) return Buffer.allocUnsafe(length);
+    if (length > this.maxBytes) return this.alloc(length);
     const i = this.spares.findIndex((b) => b.length >= length);
     if (i >= 0) return this.spares.splice(i, 1)[0]!;
     // a little room, so that the next, slightly larger one fits too
-    return Buffer.allocUnsafe(Math.ceil(Math.min(this.maxBytes, Math.max(length, 64 * 1024) * 1.25)));
+    return this.alloc(Math.ceil(Math.min(this.maxBytes, Math.max(length, 64 * 1024) * 1.25)));
+  }
+
+  private alloc(length: number): Buffer {
+    return this.shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
   }
 
   giveBack(buffer: Buffer): void {
@@ -275,8 +282,11 @@ class SpareBuffers {
 
 /** What the analysis reads entries into (four reads in flight). */
 const readBuffers = new SpareBuffers(4, 4 * 1024 * 1024);
-/** What the analysis reads whole files into: one per task runner on a machine of two cores. */
-const wholeFileBuffers = new SpareBuffers(2, WHOLE_FILE_BYTES);
+/**
+ * What the analysis reads whole files into: one per task runner on a machine of two cores. Shared, so that the file
+ * hash is computed on a worker thread from the same bytes (`hashFileBytes`).
+ */
+const wholeFileBuffers = new SpareBuffers(2, WHOLE_FILE_BYTES, true);
 
 /** Up to `length` bytes of the file at `position` into `buffer` (fewer only at end of file); the bytes read. */
 function readInto(fd: number, buffer: Buffer, position: number, length: number): Promise<Buffer> {
@@ -576,13 +586,19 @@ export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader[
         // The heads are read once the whole directory is known, several at a time: each read is a round trip
         // to libuv's thread pool, and overlapping them is what makes a 20-page book cheap.
         const wholeFile = opts.verify && opts.onFileBytes ? await readFileWhole(fd, zip, items) : undefined;
+        // The file's bytes are handed over while the entries are checked (the hash runs on a worker thread beside
+        // them); a failure of either is the listing's failure.
+        const handedOver = wholeFile ? (async () => opts.onFileBytes!(wholeFile.bytes))() : undefined;
+        handedOver?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
         try {
-          if (wholeFile) await opts.onFileBytes!(wholeFile.bytes);
           const entries = await mapConcurrently(items, HEAD_READS_IN_FLIGHT, (item) =>
             describeItem(file, zip, fd, item, opts, wholeFile),
           );
+          await handedOver;
           return sortEntries(entries);
         } finally {
+          // the buffer is reused by the next file: never while something still reads it
+          await handedOver?.catch(() => undefined);
           wholeFile?.release();
         }
       },

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from '@node-rs/crc32';
 import type { Entry, ZipFile } from 'yauzl';
 import { openZipFile } from '../archives/zip-file-reader.js';
 import { BookBudget, checkDeclaredEntry, checkInflatedBytes, checkMarkupBytes, mediaLimits } from '../limits.js';
