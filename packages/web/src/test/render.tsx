@@ -1,6 +1,5 @@
 import type { ReactElement } from 'react';
-import { cleanup, render } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { QueryKey } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
@@ -9,8 +8,6 @@ import { authKeys, type ClaimStatus } from '../api/auth';
 import { libraryKeys, type LibraryDto } from '../api/libraries';
 import { AppProviders, createQueryClient } from '../app/providers';
 import { createRoutes } from '../app/router';
-
-afterEach(() => cleanup());
 
 export interface RenderScreenOptions {
   /** The URL to start at. */

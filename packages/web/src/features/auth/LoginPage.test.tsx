@@ -19,6 +19,17 @@ afterEach(() => {
   resetPreferences();
 });
 
+/**
+ * The server of a sign-in or a claim: the user for the claim and for `users/me`, no libraries, and 404 for the rest
+ * (the layout's other queries, e.g. /actuator/info, which a user object would break: its `build` is read).
+ */
+const signInFetch = () =>
+  vi.fn(async (url: string) => {
+    if (url.startsWith('/api/v1/libraries')) return jsonResponse(200, []);
+    if (url.startsWith('/api/v1/claim') || url.startsWith('/api/v2/users/me')) return jsonResponse(200, buildAdmin());
+    return jsonResponse(404, { status: 404, message: 'Not Found' });
+  });
+
 describe('login page', () => {
   it('marks empty fields as Required and sends nothing', async () => {
     const fetch = vi.fn();
@@ -68,9 +79,7 @@ describe('login page', () => {
   });
 
   it('logs in with remember me and goes to the redirect target', async () => {
-    const fetch = vi.fn(async (url: string) =>
-      url.startsWith('/api/v1/libraries') ? jsonResponse(200, []) : jsonResponse(200, buildAdmin()),
-    );
+    const fetch = signInFetch();
     vi.stubGlobal('fetch', fetch);
     const { user, location } = renderScreen(null, {
       user: null,
@@ -88,9 +97,7 @@ describe('login page', () => {
   });
 
   it('creates the first account when the server is unclaimed', async () => {
-    const fetch = vi.fn(async (url: string) =>
-      url.startsWith('/api/v1/libraries') ? jsonResponse(200, []) : jsonResponse(200, buildAdmin()),
-    );
+    const fetch = signInFetch();
     vi.stubGlobal('fetch', fetch);
     const { user, location } = renderScreen(null, {
       user: null,
