@@ -10,6 +10,9 @@ const serverTests = {
   ],
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // Both cores: Vitest's default is one worker fewer than the cores, one on CI's two, which left a core to the
+  // servers, browsers and PostgreSQL the tests start, and idle while a test waited on them.
+  maxWorkers: 2,
 };
 
 /** Tests of what exists only on PostgreSQL (its queue, its events, several instances): the `server-pg` project's. */
@@ -92,11 +95,8 @@ export default defineConfig({
           // CPU time. src/test/setup.ts, which runs again before every file, starts each one clean (storage,
           // preferences, language, unmounting); no test file mocks a module.
           isolate: false,
-          // Both cores: Vitest's default is one worker fewer than the cores, a single worker on CI's two, and the
-          // web pass runs alone there (scripts/test.mjs).
+          // Both cores, as the server projects (Vitest runs projects of one worker count in one group).
           maxWorkers: 2,
-          // Projects with different worker counts must run as separate groups (`vitest run` of both): after the server.
-          sequence: { groupOrder: 1 },
           // Tests wait on conditions (findBy*, waitFor: see src/test/setup.ts), never on fixed sleeps; this limit only
           // stops a hung test. It is for a loaded 2-core machine: there the longest user flows (the browse pages'
           // filter tests, some forty clicks on MUI) took 62 s at a load average of 20, their whole file 12 s of CPU.

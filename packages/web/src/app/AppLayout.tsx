@@ -207,7 +207,7 @@ function AnnouncementsItem() {
 /** Updates, with a dot when the installed version is not the latest release (ui.md §1.3). */
 function UpdatesItem() {
   const { t } = useTranslation();
-  const outdated = isOutdated(useActuatorInfo().data?.build.version, useReleases().data);
+  const outdated = isOutdated(useActuatorInfo().data?.build?.version, useReleases().data);
   return (
     <NavItem
       to="/settings/updates"
