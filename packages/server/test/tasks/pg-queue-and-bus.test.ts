@@ -346,7 +346,9 @@ describe('the PostgreSQL event bus', () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     const killed = await admin.query(
-      "select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and pid <> pg_backend_pid()",
+      "select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and pid <> pg_backend_pid()" +
+        // This database's only: the run's cluster also serves the other test files' servers.
+        ' and datname = current_database()',
     );
     await admin.end();
     expect(killed.rowCount).toBe(2);
