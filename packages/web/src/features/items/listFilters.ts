@@ -92,7 +92,8 @@ export function useListFilters(scope: 'collection' | 'readList', id: string, key
   const apply = (state: FilterState) => {
     const next = writeFilters(params, keys, state);
     next.delete('page');
-    setParams(next, { replace: true });
+    // At once, as the library tabs do (useBrowseState): a second quick change must see this one.
+    setParams(next, { replace: true, flushSync: true });
     updatePreferences((p) => ({ ...p, [scope]: { ...p[scope], filters: { ...p[scope].filters, [id]: state } } }));
   };
   const setPage = (page: number) => {

@@ -63,7 +63,9 @@ export function useBrowseState({ libraryId, keys, sortOptions, defaultSort, memo
     next.set('sort', sortParam(nextSort));
     next.delete('page');
     for (const key of opts.clearParams ?? []) next.delete(key);
-    setParams(next, { replace: true });
+    // Committed at once: the router renders a navigation as a transition, which a loaded device may not have rendered
+    // by the next click, and that click's change would then be made on the filters before this one and drop it.
+    setParams(next, { replace: true, flushSync: true });
     updatePreferences((p): Preferences => ({
       ...p,
       library: {
@@ -80,7 +82,7 @@ export function useBrowseState({ libraryId, keys, sortOptions, defaultSort, memo
     if (value === null) next.delete(key);
     else next.set(key, value);
     if (key !== 'page') next.delete('page');
-    setParams(next, { replace: key !== 'page' });
+    setParams(next, { replace: key !== 'page', flushSync: true });
   };
 
   const filtered = activeCount(filters) > 0;
