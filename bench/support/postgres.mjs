@@ -1,4 +1,5 @@
-// A throw-away PostgreSQL cluster for the benchmarks: initdb into a temp folder, started on a free loopback port as
+// A throw-away PostgreSQL cluster for the benchmarks and the server tests' PostgreSQL project
+// (packages/server/test/support/postgres-cluster.ts): initdb into a temp folder, started on a free loopback port as
 // the `postgres` user when we are root (PostgreSQL refuses to run as root), one UTF-8 database with the C locale
 // (what Quire requires). Durability is off (fsync, synchronous_commit, full_page_writes): a crash only loses the
 // benchmark's data, and the benchmarks print that they ran so. `stop()` stops and deletes it; it also runs on
@@ -14,7 +15,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './server.mjs';
 
-const BIN = process.env.QUIRE_BENCH_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Debian's package; QUIRE_POSTGRES_BIN elsewhere. */
+const BIN = process.env.QUIRE_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 
 /** What the benchmarks print beside PostgreSQL's figures. */
 export const POSTGRES_SETTINGS = 'PostgreSQL 15, fsync=off, synchronous_commit=off, full_page_writes=off';
@@ -33,11 +35,11 @@ function asPostgres(program, args) {
 }
 
 /**
- * Starts a cluster and creates the database `quire` in it. Returns `{ url, admin, dir, stop() }`: `url` is the
- * database's (QUIRE_DATABASE_URL), `admin` the maintenance database's.
- * @param {{ sharedBuffers?: string }} [options]
+ * Starts a cluster and creates one database in it (`quire` unless `database` names another). Returns
+ * `{ url, admin, dir, stop() }`: `url` is the database's (QUIRE_DATABASE_URL), `admin` the maintenance database's.
+ * @param {{ sharedBuffers?: string, maxConnections?: number, database?: string }} [options]
  */
-export async function startPostgres({ sharedBuffers = '256MB' } = {}) {
+export async function startPostgres({ sharedBuffers = '256MB', maxConnections = 200, database = 'quire' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'quire-bench-pg-'));
   const data = join(dir, 'data');
   if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'])), 0);
@@ -70,7 +72,7 @@ export async function startPostgres({ sharedBuffers = '256MB' } = {}) {
       `-p ${port}`,
       `-k ${dir}`,
       `-c listen_addresses=127.0.0.1`,
-      `-c max_connections=200`,
+      `-c max_connections=${maxConnections}`,
       `-c fsync=off`,
       `-c synchronous_commit=off`,
       `-c full_page_writes=off`,
@@ -89,11 +91,11 @@ export async function startPostgres({ sharedBuffers = '256MB' } = {}) {
     const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
     const client = new pg.Client(admin);
     await client.connect();
-    await client.query(`CREATE DATABASE quire TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    await client.query(`CREATE DATABASE ${database} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
     await client.end();
     const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
     return {
-      url: `postgres://postgres@127.0.0.1:${port}/quire`,
+      url: `postgres://postgres@127.0.0.1:${port}/${database}`,
       admin,
       dir,
       stop,
