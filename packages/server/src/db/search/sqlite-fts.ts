@@ -101,14 +101,15 @@ export class SqliteFullTextSearch implements FullTextSearch {
     if (expressions === null) return [];
     await this.refresh();
     const table = sql.table(fields.table);
-    // The title tiers read the table of titles alone when it has every column they name.
+    // The title tiers read the titles' own table (series: migration 0023) when their expression names no other
+    // column: in the whole table a condition on the title walks the doclists of every column.
     const titleTable = fields.titleTable !== undefined && expressions.titlesOnly ? sql.table(fields.titleTable) : table;
-    const rowids = async (match: string, from = table) =>
-      (
-        await sql<{
-          r: number;
-        }>`SELECT rowid AS r FROM ${from} WHERE ${this.matching(from, match)} LIMIT ${limit}`.execute(this.db)
-      ).rows.map((x) => x.r);
+    const rowids = async (match: string, from = table) => {
+      const found = sql<{
+        r: number;
+      }>`SELECT rowid AS r FROM ${from} WHERE ${this.matching(from, match)} LIMIT ${limit}`;
+      return (await found.execute(this.db)).rows.map((x) => x.r);
+    };
     try {
       // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
       // the words whole, then at the start of a word, then anywhere, then the other hits (authors, tags,
