@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERIES_FIELDS } from '../../src/db/search/fields.js';
-import { toMatchExpression } from '../../src/db/search/match.js';
+import { toMatchExpression, toMatchExpressions } from '../../src/db/search/match.js';
 import { parse } from '../../src/db/search/query.js';
+import { fillSeriesTitles } from '../../src/db/search/sqlite-fts.js';
 import { documentField, needles } from '../../src/db/search/text.js';
 import { fold, sortKey } from '../../src/domain/text.js';
 import { bookKeys, buildFixture, client, seriesKeys, type Fixture } from './support.js';
@@ -59,6 +61,14 @@ describe('query language', () => {
     );
     expect(toMatchExpression('age_rating:[5 TO 7}', SERIES_FIELDS)).toBe('(age_rating : " 5 " OR age_rating : " 6 ")');
   });
+
+  it('says when the title tiers read the title columns alone (the titles’ own table answers them then)', () => {
+    const titlesOnly = (q: string) => toMatchExpressions(q, SERIES_FIELDS)?.titlesOnly;
+    for (const q of ['crimson knight', 'bat OR titan', '"year one"', 'zomb*', 'title:x bat'])
+      expect(titlesOnly(q), q).toBe(true);
+    for (const q of ['bat -acrobat', 'bat publisher:marvel', 'bat OR *:*', 'publisher:marvel'])
+      expect(titlesOnly(q), q).toBe(false);
+  });
 });
 
 describe('through the API', () => {
@@ -111,6 +121,21 @@ describe('through the API', () => {
 
   it('ranks title matches before summary matches', async () => {
     expect(await series('year')).toEqual(['batman', 'zombie']);
+  });
+
+  it('ranks the same on the titles migration 0023 fills in as on those the indexer writes', async () => {
+    const queries = ['bat', 'year', 'toil', 'attack', 'titan', '巨人', 'x', 'acrobat'];
+    const ranked = async () => {
+      const out: string[][] = [];
+      for (const q of queries) out.push(await series(q));
+      return out;
+    };
+    const indexed = await ranked();
+    await sql`DELETE FROM series_title_fts`.execute(f.db);
+    // Without the titles, title matches no longer rank first.
+    expect(await series('bat')).not.toEqual(indexed[0]);
+    await fillSeriesTitles(f.db);
+    expect(await ranked()).toEqual(indexed);
   });
 
   it('knows Komga’s fields', async () => {

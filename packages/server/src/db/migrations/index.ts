@@ -21,6 +21,7 @@ import * as m0019 from './0019-kobo-sync-points.js';
 import * as m0020 from './0020-kobo-sync-point-readlists.js';
 import * as m0021 from './0021-covering-value-indexes.js';
 import * as m0022 from './0022-book-title-sort-keys.js';
+import * as m0023 from './0023-series-title-search.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-kobo-sync-point-readlists': m0020,
   '0021-covering-value-indexes': m0021,
   '0022-book-title-sort-keys': m0022,
+  '0023-series-title-search': m0023,
 };

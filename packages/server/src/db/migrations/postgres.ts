@@ -340,3 +340,9 @@ export async function bookSortTitles(db: Kysely<unknown>, columns: string[]): Pr
       FOR EACH ROW EXECUTE FUNCTION book_sort_title_changed('sort_title', 'title')`,
   );
 }
+
+/** Migration 0023: the series titles' own search table (filled by the migration, as on SQLite). */
+export async function seriesTitleSearch(db: Kysely<unknown>): Promise<void> {
+  await run(db, `CREATE TABLE series_title_fts (rowid bigint PRIMARY KEY, title text NOT NULL DEFAULT '')`);
+  await run(db, `CREATE INDEX series_title_fts_trgm_idx ON series_title_fts USING gin (title gin_trgm_ops)`);
+}

@@ -27,6 +27,13 @@ export interface EntityFields {
   defaults: readonly string[];
   /** The title columns among them: matches there rank first. */
   titles: readonly string[];
+  /**
+   * A table of the title columns alone (same document ids), where the title tiers of a search are answered when
+   * their expression reads no other column: in the whole table a title condition walks the doclists of every
+   * column (a series document carries its books' authors, tags and summaries: 277 MB at 1,000,000 books against
+   * 3 MB of titles).
+   */
+  titleTable?: 'series_title_fts';
   /** Query field name → columns. */
   fields: Readonly<Record<string, readonly string[]>>;
   /** Numeric fields: the values a `*` bound of a range stands for. */
@@ -87,6 +94,7 @@ export const SERIES_FIELDS: EntityFields = {
   columns: SERIES_COLUMNS,
   defaults: ['title', 'author', 'series_tag', 'book_tag', 'publisher', 'summary'],
   titles: ['title'],
+  titleTable: 'series_title_fts',
   fields: {
     ...own(SERIES_COLUMNS.filter((c) => c !== EVERYTHING)),
     tag: ['series_tag', 'book_tag'],

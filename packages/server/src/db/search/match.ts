@@ -16,6 +16,11 @@ export interface MatchExpressions {
   titleAny: string | null;
   titleStart: string | null;
   titleWhole: string | null;
+  /**
+   * Whether the `title*` expressions read the title columns alone (no other field, no negation, no `*:*`), so
+   * that a table of those columns alone (`EntityFields.titleTable`) answers them.
+   */
+  titlesOnly: boolean;
 }
 
 /**
@@ -61,13 +66,38 @@ export function toMatchExpressions(
   const all = finish(compile(tree, fields, { ...ALL_MODE, language }));
   if (all === null) return null;
   const titled = { titled: false };
-  const titleAny = finish(compile(tree, fields, { columns: 'title', needle: 'any', seen: titled, language }));
-  if (!titled.titled || titleAny === null) return { all, titleAny: null, titleStart: null, titleWhole: null };
+  const read = new Set<string>();
+  const titleLanguage = recording(language, read);
+  const title = (needle: Mode['needle']) => {
+    const c = compile(tree, fields, { columns: 'title', needle, seen: titled, language: titleLanguage });
+    return c === false ? null : c === true ? titleLanguage.all : c;
+  };
+  const titleAny = title('any');
+  if (!titled.titled || titleAny === null)
+    return { all, titleAny: null, titleStart: null, titleWhole: null, titlesOnly: false };
+  const titleStart = title('start');
+  const titleWhole = title('whole');
+  return { all, titleAny, titleStart, titleWhole, titlesOnly: [...read].every((c) => fields.titles.includes(c)) };
+}
+
+/** `language`, noting in `read` the columns its expressions read (`everything` for negations and `*:*`). */
+function recording(language: MatchLanguage, read: Set<string>): MatchLanguage {
   return {
-    all,
-    titleAny,
-    titleStart: finish(compile(tree, fields, { columns: 'title', needle: 'start', seen: titled, language })),
-    titleWhole: finish(compile(tree, fields, { columns: 'title', needle: 'whole', seen: titled, language })),
+    match: (columns, needle) => {
+      for (const c of columns) read.add(c);
+      return language.match(columns, needle);
+    },
+    and: (parts) => language.and(parts),
+    or: (parts) => language.or(parts),
+    not: (inner) => {
+      read.add(EVERYTHING);
+      return language.not(inner);
+    },
+    andNot: (base, excluded) => language.andNot(base, excluded),
+    get all() {
+      read.add(EVERYTHING);
+      return language.all;
+    },
   };
 }
 
