@@ -512,31 +512,48 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     },
 
     /**
-     * Task GenerateBookThumbnail: a new GENERATED poster at the current size, replacing the previous one.
-     * Unknown books, books not READY and books without a cover image are skipped (null). `cover`: the first
-     * page's bytes when the caller has them (the analysis that just read them), instead of reading the book.
+     * A book's poster image made from its cover's bytes at the current size, started at once: the analysis starts
+     * it when it meets the first page and hands the result to {@link generateForBook} once the book is stored, so
+     * that libvips decodes the page while the rest of the book is still being checked (issue 18).
      */
-    async generateForBook(bookId: string, opts: { cover?: Uint8Array } = {}): Promise<StoredThumbnail | null> {
+    async makeBookPoster(cover: Uint8Array): Promise<EncodedImage> {
+      return makeThumbnail(cover, { maxEdge: await currentEdge(), format: 'jpeg' });
+    },
+
+    /**
+     * Task GenerateBookThumbnail: a new GENERATED poster at the current size, replacing the previous one.
+     * Unknown books, books not READY and books without a cover image are skipped (null). `image`: the poster
+     * {@link makeBookPoster} is making from the first page's bytes when the caller has them (the analysis that just
+     * read them), instead of reading the book; when it fails, the next pages are tried.
+     */
+    async generateForBook(
+      bookId: string,
+      opts: { image?: Promise<EncodedImage> } = {},
+    ): Promise<StoredThumbnail | null> {
       const book = await repo.findBook(bookId);
       if (!book) return null;
       if (book.mediaStatus !== 'READY') {
         log?.debug({ bookId, status: book.mediaStatus }, 'Book not ready: no poster generated');
         return null;
       }
-      let source: Uint8Array | null;
-      try {
-        source = opts.cover ?? (await coverSource(book));
-      } catch (e) {
-        log?.warn({ bookId, err: e }, 'Cover image cannot be read: no poster generated');
-        return null;
-      }
-      if (!source) {
-        log?.warn({ bookId }, 'Book has no cover image: no poster generated');
-        return null;
+      let made = opts.image;
+      if (!made) {
+        let source: Uint8Array | null;
+        try {
+          source = await coverSource(book);
+        } catch (e) {
+          log?.warn({ bookId, err: e }, 'Cover image cannot be read: no poster generated');
+          return null;
+        }
+        if (!source) {
+          log?.warn({ bookId }, 'Book has no cover image: no poster generated');
+          return null;
+        }
+        made = makeThumbnail(source, { maxEdge: await currentEdge(), format: 'jpeg' });
       }
       let image: EncodedImage | null;
       try {
-        image = await makeThumbnail(source, { maxEdge: await currentEdge(), format: 'jpeg' });
+        image = await made;
       } catch (e) {
         log?.warn({ bookId, err: e }, 'Cover image cannot be decoded: trying the next pages');
         image = await posterFromLaterPages(book);
