@@ -151,9 +151,15 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     return (await repo.findBook(bookId))?.seriesId ?? '';
   }
 
-  async function emit(t: StoredThumbnail, kind: 'Added' | 'Deleted', selected: boolean): Promise<void> {
+  /** `seriesId`: a book poster's series when the caller knows it (else read). */
+  async function emit(
+    t: StoredThumbnail,
+    kind: 'Added' | 'Deleted',
+    selected: boolean,
+    seriesId?: string,
+  ): Promise<void> {
     if (t.owner === 'book') {
-      const seriesId = await seriesIdOfBook(t.ownerId);
+      seriesId ??= await seriesIdOfBook(t.ownerId);
       events.emit({
         type: kind === 'Added' ? 'ThumbnailBookAdded' : 'ThumbnailBookDeleted',
         data: { bookId: t.ownerId, seriesId, selected },
@@ -226,7 +232,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
    * file), insert, select per preference — in one transaction, so a reader never sees the owner without
    * its poster — then remove the replaced files and announce.
    */
-  async function add(t: StoredThumbnail, preference: Preference): Promise<StoredThumbnail> {
+  async function add(t: StoredThumbnail, preference: Preference, seriesId?: string): Promise<StoredThumbnail> {
     const { replaced, inserted } = await deps.uow.run(async ({ thumbnails: r }) => {
       const existing = await r.findAllByOwner(t.owner, t.ownerId);
       const replaced = existing.filter(
@@ -239,16 +245,20 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       const current = existing.find((e) => e.selected && !replaced.includes(e));
       const select =
         preference === 'YES' || (preference === 'IF_NONE_OR_GENERATED' && (!current || current.type === 'GENERATED'));
-      const inserted = await r.insert({ ...t, selected: false });
-      if (select) {
+      // An owner with no selected poster left (a new book's first) gets it selected as inserted: no update of the
+      // others, nor of the row just written (issue 18: statements per imported book).
+      const alone = !existing.some((e) => e.selected && !replaced.includes(e));
+      const inserted = await r.insert({ ...t, selected: select && alone });
+      if (select && !alone) {
         await r.markSelected(t.owner, t.ownerId, t.id);
         inserted.selected = true;
       }
       return { replaced, inserted };
     });
     await Promise.all(replaced.map(removeFiles));
-    await emit(inserted, 'Added', inserted.selected);
-    if (!inserted.selected) await housekeeping(t.owner, t.ownerId);
+    await emit(inserted, 'Added', inserted.selected, seriesId);
+    if (inserted.selected) return inserted;
+    await housekeeping(t.owner, t.ownerId);
     return (await repo.findById(t.owner, t.id)) ?? inserted;
   }
 
@@ -294,6 +304,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     type: StoredThumbnailType,
     image: EncodedImage,
     preference: Preference,
+    seriesId?: string,
   ): Promise<StoredThumbnail> {
     const t: StoredThumbnail = {
       id: newId(),
@@ -314,7 +325,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     // write. A write cut short leaves a file without a row, as a temporary file would.
     await mkdir(folderOf(t), { recursive: true });
     await writeFile(storedPath(t), image.bytes);
-    return add(t, preference);
+    return add(t, preference, seriesId);
   }
 
   /** The image a generated poster is made from (engine.md §7.1), or null when the book has none. */
@@ -563,7 +574,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
         image = await posterFromLaterPages(book);
       }
       if (!image) return null;
-      return stored('book', bookId, 'GENERATED', image, 'IF_NONE_OR_GENERATED');
+      return stored('book', bookId, 'GENERATED', image, 'IF_NONE_OR_GENERATED', book.seriesId);
     },
 
     /**
