@@ -11,6 +11,7 @@ import { naturalCompare } from '../domain/natural-sort.js';
 import { MediaLimitError } from '../media/limits.js';
 import type { PdfInfo, PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
+import type { EncodedImage } from '../media/images.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { pagesToHash } from './book-hasher.js';
@@ -105,7 +106,7 @@ export class BookAnalyzer {
       /** Where analyses asked for through the API are queued. */
       tasks: TaskEmitter;
       /** Makes a book's poster from its first page as analysis read it; without it, a poster task is queued. */
-      posters?: Pick<Thumbnails, 'generateForBook'>;
+      posters?: Pick<Thumbnails, 'generateForBook' | 'makeBookPoster'>;
       logger?: { warn(obj: object, msg: string): void };
       now?: () => Date;
     },
@@ -132,7 +133,12 @@ export class BookAnalyzer {
   private async analyzeOnce(
     file: string,
     opts: { analyzeDimensions: boolean; hashPages?: boolean; hashFile?: boolean },
-  ): Promise<{ analysis: MediaAnalysis; cover?: Buffer; pageHashes?: Map<string, string>; fileHash?: string }> {
+  ): Promise<{
+    analysis: MediaAnalysis;
+    poster?: Promise<EncodedImage>;
+    pageHashes?: Map<string, string>;
+    fileHash?: string;
+  }> {
     let detected: string;
     try {
       detected = await detectFile(file);
@@ -154,8 +160,11 @@ export class BookAnalyzer {
       // 500): one that does not read whole, fails its checksum or has no readable image header comes back untyped,
       // reported as ERR_1007 [names] (Komga's rule for an entry that fails to read, engine.md §4.2), and a book
       // left without pages is ERROR ERR_1006.
-      // The first page in listing order among those read whole so far (kept within COVER_KEEP_BYTES).
-      let cover = undefined as { name: string; bytes: Buffer } | undefined;
+      // The first page in natural order among those read whole so far (kept within COVER_KEEP_BYTES), and its
+      // poster being made (issue 18: libvips decodes it while the listing checks the other pages and the file is
+      // hashed). Only the first candidate's poster is started early: in an archive stored in reverse order every
+      // page would replace the one before, and each would be decoded for nothing; a later one is made at the end.
+      let cover = undefined as { name: string; bytes: Buffer; poster?: Promise<EncodedImage> } | undefined;
       const pageHashes = new Map<string, string>();
       let fileHash: string | undefined;
       const entries = await reader.entries(file, {
@@ -169,8 +178,10 @@ export class BookAnalyzer {
           if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));
           if (bytes.length > COVER_KEEP_BYTES) return;
           // a copy: the listing reuses its read buffers
-          if (!cover || naturalCompare(entry.name, cover.name) < 0)
-            cover = { name: entry.name, bytes: Buffer.from(bytes) };
+          if (cover && naturalCompare(entry.name, cover.name) >= 0) return;
+          const first = !cover;
+          cover = { name: entry.name, bytes: Buffer.from(bytes) };
+          if (first) cover.poster = this.startPoster(cover.bytes);
         },
       });
       const pages = pagesOf(entries);
@@ -198,7 +209,7 @@ export class BookAnalyzer {
       // the page with the lowest name may have been too large to keep: then the poster task reads it
       return {
         analysis,
-        ...(cover?.name === pages[0]!.name ? { cover: cover.bytes } : {}),
+        ...(cover?.name === pages[0]!.name ? { poster: cover.poster ?? this.startPoster(cover.bytes) } : {}),
         ...(pageHashes.size > 0 ? { pageHashes } : {}),
         ...(fileHash ? { fileHash } : {}),
       };
@@ -267,14 +278,25 @@ export class BookAnalyzer {
   }
 
   /**
+   * Starts making the poster from a first page's bytes; undefined without a poster maker. A poster started for a
+   * book that turns out not READY, or for a page that is not the first after all, is dropped unawaited: its
+   * failure must not surface as an unhandled rejection.
+   */
+  private startPoster(cover: Buffer): Promise<EncodedImage> | undefined {
+    const poster = this.d.posters?.makeBookPoster(cover);
+    poster?.catch(() => undefined);
+    return poster;
+  }
+
+  /**
    * The book's poster made from the first page the analysis read, where Komga queues GenerateBookThumbnail: that
    * task would open the archive again for the same bytes. False when there is no such page or it failed (the
    * task is queued then, and tries the next pages when this one does not decode).
    */
-  private async posterFrom(bookId: string, cover: Buffer | undefined): Promise<boolean> {
-    if (!cover || !this.d.posters) return false;
+  private async posterFrom(bookId: string, poster: Promise<EncodedImage> | undefined): Promise<boolean> {
+    if (!poster || !this.d.posters) return false;
     try {
-      return (await this.d.posters.generateForBook(bookId, { cover })) !== null;
+      return (await this.d.posters.generateForBook(bookId, { image: poster })) !== null;
     } catch (err) {
       this.d.logger?.warn({ bookId, err }, 'Could not make the poster from the analysed first page');
       return false;
@@ -291,7 +313,7 @@ export class BookAnalyzer {
     if (!target) return [];
     // Missing, or linking out of the library root since the scan: "file not found".
     const file = await this.d.files.pathOf(target);
-    const { analysis, cover, pageHashes, fileHash } = file
+    const { analysis, poster, pageHashes, fileHash } = file
       ? await this.analyzeOnce(file, {
           analyzeDimensions: target.analyzeDimensions,
           hashPages: target.hashPages,
@@ -317,7 +339,7 @@ export class BookAnalyzer {
     });
     if (analysis.status !== 'READY') return [];
     const next: Task[] = [
-      ...((await this.posterFrom(bookId, cover)) ? [] : [{ kind: 'GenerateBookThumbnail' as const, bookId }]),
+      ...((await this.posterFrom(bookId, poster)) ? [] : [{ kind: 'GenerateBookThumbnail' as const, bookId }]),
       {
         kind: 'RefreshBookMetadata',
         bookId,

@@ -36,23 +36,50 @@ export interface LibraryFilesLogger {
   warn(obj: object, msg: string): void;
 }
 
-export class LibraryFiles {
-  constructor(private readonly d: { libraries: Pick<LibraryRepository, 'find'>; logger?: LibraryFilesLogger }) {}
+/**
+ * How long a library root's resolved real path is reused. An import opens every book several times (analysis,
+ * metadata refresh, posters) within seconds, and each resolved the root again: 600+ `realpath` calls of the same
+ * folder per 300 books on libuv's four threads, which the reads and the image decodes are waiting for (issue 18).
+ */
+const ROOT_TTL_MS = 2000;
 
-  /** The real root of a library; null when the library or its folder is gone. */
-  async realRoot(libraryId: string): Promise<string | null> {
+export class LibraryFiles {
+  /** Real roots by library id, with the root they were resolved from (an edited root is resolved afresh). */
+  private readonly roots = new Map<string, { root: string; real: string; at: number }>();
+
+  constructor(
+    private readonly d: {
+      libraries: Pick<LibraryRepository, 'find'>;
+      logger?: LibraryFilesLogger;
+      now?: () => number;
+    },
+  ) {}
+
+  /**
+   * The real root of a library; null when the library or its folder is gone. `fresh`: resolved now, not taken
+   * from the last {@link ROOT_TTL_MS}.
+   */
+  async realRoot(libraryId: string, fresh = false): Promise<string | null> {
     const library = await this.d.libraries.find(libraryId);
     if (!library) return null;
+    const now = this.d.now?.() ?? performance.now();
+    const known = this.roots.get(libraryId);
+    if (!fresh && known?.root === library.root && now - known.at < ROOT_TTL_MS) return known.real;
     try {
-      return await realpath(library.root);
+      const real = await realpath(library.root);
+      this.roots.set(libraryId, { root: library.root, real, at: now });
+      return real;
     } catch {
+      this.roots.delete(libraryId);
       return null;
     }
   }
 
   /**
    * The real path to open for a stored file: null when it is missing, its library is gone, or links lead it
-   * out of the library root (logged: an administrator should know why a book stopped reading).
+   * out of the library root (logged: an administrator should know why a book stopped reading). A file refused
+   * against a root resolved a moment ago is checked again against the root resolved now, so a root that was
+   * moved or relinked since never makes a file unreadable.
    */
   async pathOf(file: LibraryFile): Promise<string | null> {
     let path: string;
@@ -61,9 +88,14 @@ export class LibraryFiles {
     } catch {
       return null;
     }
-    const root = await this.realRoot(file.libraryId);
+    let root = await this.realRoot(file.libraryId);
     if (!root) return null;
-    const real = await realPathInside(root, path);
+    let real = await realPathInside(root, path);
+    if (!real) {
+      root = await this.realRoot(file.libraryId, true);
+      if (!root) return null;
+      real = await realPathInside(root, path);
+    }
     if (!real) {
       const target = await realpath(path).catch(() => null);
       if (target) this.d.logger?.warn({ path, target, root }, 'Refusing a file that links out of its library root');

@@ -151,9 +151,15 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     return (await repo.findBook(bookId))?.seriesId ?? '';
   }
 
-  async function emit(t: StoredThumbnail, kind: 'Added' | 'Deleted', selected: boolean): Promise<void> {
+  /** `seriesId`: a book poster's series when the caller knows it (else read). */
+  async function emit(
+    t: StoredThumbnail,
+    kind: 'Added' | 'Deleted',
+    selected: boolean,
+    seriesId?: string,
+  ): Promise<void> {
     if (t.owner === 'book') {
-      const seriesId = await seriesIdOfBook(t.ownerId);
+      seriesId ??= await seriesIdOfBook(t.ownerId);
       events.emit({
         type: kind === 'Added' ? 'ThumbnailBookAdded' : 'ThumbnailBookDeleted',
         data: { bookId: t.ownerId, seriesId, selected },
@@ -226,7 +232,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
    * file), insert, select per preference — in one transaction, so a reader never sees the owner without
    * its poster — then remove the replaced files and announce.
    */
-  async function add(t: StoredThumbnail, preference: Preference): Promise<StoredThumbnail> {
+  async function add(t: StoredThumbnail, preference: Preference, seriesId?: string): Promise<StoredThumbnail> {
     const { replaced, inserted } = await deps.uow.run(async ({ thumbnails: r }) => {
       const existing = await r.findAllByOwner(t.owner, t.ownerId);
       const replaced = existing.filter(
@@ -239,16 +245,20 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       const current = existing.find((e) => e.selected && !replaced.includes(e));
       const select =
         preference === 'YES' || (preference === 'IF_NONE_OR_GENERATED' && (!current || current.type === 'GENERATED'));
-      const inserted = await r.insert({ ...t, selected: false });
-      if (select) {
+      // An owner with no selected poster left (a new book's first) gets it selected as inserted: no update of the
+      // others, nor of the row just written (issue 18: statements per imported book).
+      const alone = !existing.some((e) => e.selected && !replaced.includes(e));
+      const inserted = await r.insert({ ...t, selected: select && alone });
+      if (select && !alone) {
         await r.markSelected(t.owner, t.ownerId, t.id);
         inserted.selected = true;
       }
       return { replaced, inserted };
     });
     await Promise.all(replaced.map(removeFiles));
-    await emit(inserted, 'Added', inserted.selected);
-    if (!inserted.selected) await housekeeping(t.owner, t.ownerId);
+    await emit(inserted, 'Added', inserted.selected, seriesId);
+    if (inserted.selected) return inserted;
+    await housekeeping(t.owner, t.ownerId);
     return (await repo.findById(t.owner, t.id)) ?? inserted;
   }
 
@@ -294,6 +304,7 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     type: StoredThumbnailType,
     image: EncodedImage,
     preference: Preference,
+    seriesId?: string,
   ): Promise<StoredThumbnail> {
     const t: StoredThumbnail = {
       id: newId(),
@@ -309,8 +320,12 @@ export function createThumbnails(deps: ThumbnailsDeps) {
       createdDate: '',
       lastModifiedDate: '',
     };
-    await writeAtomically(storedPath(t), image.bytes);
-    return add(t, preference);
+    // Written in place, not through a temporary file and a rename (one file operation less per poster on libuv's
+    // four threads, issue 18): the name is a new id, and nothing reads it before `add` commits its row, after the
+    // write. A write cut short leaves a file without a row, as a temporary file would.
+    await mkdir(folderOf(t), { recursive: true });
+    await writeFile(storedPath(t), image.bytes);
+    return add(t, preference, seriesId);
   }
 
   /** The image a generated poster is made from (engine.md §7.1), or null when the book has none. */
@@ -512,37 +527,54 @@ export function createThumbnails(deps: ThumbnailsDeps) {
     },
 
     /**
-     * Task GenerateBookThumbnail: a new GENERATED poster at the current size, replacing the previous one.
-     * Unknown books, books not READY and books without a cover image are skipped (null). `cover`: the first
-     * page's bytes when the caller has them (the analysis that just read them), instead of reading the book.
+     * A book's poster image made from its cover's bytes at the current size, started at once: the analysis starts
+     * it when it meets the first page and hands the result to {@link generateForBook} once the book is stored, so
+     * that libvips decodes the page while the rest of the book is still being checked (issue 18).
      */
-    async generateForBook(bookId: string, opts: { cover?: Uint8Array } = {}): Promise<StoredThumbnail | null> {
+    async makeBookPoster(cover: Uint8Array): Promise<EncodedImage> {
+      return makeThumbnail(cover, { maxEdge: await currentEdge(), format: 'jpeg' });
+    },
+
+    /**
+     * Task GenerateBookThumbnail: a new GENERATED poster at the current size, replacing the previous one.
+     * Unknown books, books not READY and books without a cover image are skipped (null). `image`: the poster
+     * {@link makeBookPoster} is making from the first page's bytes when the caller has them (the analysis that just
+     * read them), instead of reading the book; when it fails, the next pages are tried.
+     */
+    async generateForBook(
+      bookId: string,
+      opts: { image?: Promise<EncodedImage> } = {},
+    ): Promise<StoredThumbnail | null> {
       const book = await repo.findBook(bookId);
       if (!book) return null;
       if (book.mediaStatus !== 'READY') {
         log?.debug({ bookId, status: book.mediaStatus }, 'Book not ready: no poster generated');
         return null;
       }
-      let source: Uint8Array | null;
-      try {
-        source = opts.cover ?? (await coverSource(book));
-      } catch (e) {
-        log?.warn({ bookId, err: e }, 'Cover image cannot be read: no poster generated');
-        return null;
-      }
-      if (!source) {
-        log?.warn({ bookId }, 'Book has no cover image: no poster generated');
-        return null;
+      let made = opts.image;
+      if (!made) {
+        let source: Uint8Array | null;
+        try {
+          source = await coverSource(book);
+        } catch (e) {
+          log?.warn({ bookId, err: e }, 'Cover image cannot be read: no poster generated');
+          return null;
+        }
+        if (!source) {
+          log?.warn({ bookId }, 'Book has no cover image: no poster generated');
+          return null;
+        }
+        made = makeThumbnail(source, { maxEdge: await currentEdge(), format: 'jpeg' });
       }
       let image: EncodedImage | null;
       try {
-        image = await makeThumbnail(source, { maxEdge: await currentEdge(), format: 'jpeg' });
+        image = await made;
       } catch (e) {
         log?.warn({ bookId, err: e }, 'Cover image cannot be decoded: trying the next pages');
         image = await posterFromLaterPages(book);
       }
       if (!image) return null;
-      return stored('book', bookId, 'GENERATED', image, 'IF_NONE_OR_GENERATED');
+      return stored('book', bookId, 'GENERATED', image, 'IF_NONE_OR_GENERATED', book.seriesId);
     },
 
     /**
