@@ -11,6 +11,7 @@ import { naturalCompare } from '../domain/natural-sort.js';
 import { MediaLimitError } from '../media/limits.js';
 import type { PdfInfo, PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
+import { SpareBuffers } from '../media/spare-buffers.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { pagesToHash } from './book-hasher.js';
@@ -22,6 +23,25 @@ import type { Thumbnails } from './thumbnails.js';
  * poster is made. A larger one is read again by the poster task.
  */
 const COVER_KEEP_BYTES = 32 * 1024 * 1024;
+/**
+ * What the first page is copied into for the poster, one per task runner on a machine of two cores: a fresh copy
+ * per book outlived the young generation, and 300 books' copies waiting for a full collection were ~50 MB of the
+ * import's peak RSS (issue 18).
+ */
+const coverBuffers = new SpareBuffers(2, 4 * 1024 * 1024);
+
+/** The first page of a book as the analysis read it, copied into `buffer` (from {@link coverBuffers}). */
+interface Cover {
+  name: string;
+  bytes: Buffer;
+  buffer: Buffer;
+}
+
+function copyCover(name: string, bytes: Buffer): Cover {
+  const buffer = coverBuffers.take(bytes.length);
+  bytes.copy(buffer);
+  return { name, bytes: buffer.subarray(0, bytes.length), buffer };
+}
 
 /** What an EPUB analysis keeps in `media.extension` (engine.md §4.3). */
 export interface EpubExtension {
@@ -120,7 +140,9 @@ export class BookAnalyzer {
   }
 
   async analyze(file: string, opts: { analyzeDimensions: boolean }): Promise<MediaAnalysis> {
-    return (await this.analyzeOnce(file, opts)).analysis;
+    const { analysis, cover } = await this.analyzeOnce(file, opts);
+    if (cover) coverBuffers.giveBack(cover.buffer);
+    return analysis;
   }
 
   /**
@@ -132,7 +154,7 @@ export class BookAnalyzer {
   private async analyzeOnce(
     file: string,
     opts: { analyzeDimensions: boolean; hashPages?: boolean; hashFile?: boolean },
-  ): Promise<{ analysis: MediaAnalysis; cover?: Buffer; pageHashes?: Map<string, string>; fileHash?: string }> {
+  ): Promise<{ analysis: MediaAnalysis; cover?: Cover; pageHashes?: Map<string, string>; fileHash?: string }> {
     let detected: string;
     try {
       detected = await detectFile(file);
@@ -155,7 +177,7 @@ export class BookAnalyzer {
       // reported as ERR_1007 [names] (Komga's rule for an entry that fails to read, engine.md §4.2), and a book
       // left without pages is ERROR ERR_1006.
       // The first page in listing order among those read whole so far (kept within COVER_KEEP_BYTES).
-      let cover = undefined as { name: string; bytes: Buffer } | undefined;
+      let cover = undefined as Cover | undefined;
       const pageHashes = new Map<string, string>();
       let fileHash: string | undefined;
       const entries = await reader.entries(file, {
@@ -169,8 +191,10 @@ export class BookAnalyzer {
           if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));
           if (bytes.length > COVER_KEEP_BYTES) return;
           // a copy: the listing reuses its read buffers
-          if (!cover || naturalCompare(entry.name, cover.name) < 0)
-            cover = { name: entry.name, bytes: Buffer.from(bytes) };
+          if (!cover || naturalCompare(entry.name, cover.name) < 0) {
+            if (cover) coverBuffers.giveBack(cover.buffer);
+            cover = copyCover(entry.name, bytes);
+          }
         },
       });
       const pages = pagesOf(entries);
@@ -196,9 +220,13 @@ export class BookAnalyzer {
         files,
       };
       // the page with the lowest name may have been too large to keep: then the poster task reads it
+      if (cover && cover.name !== pages[0]!.name) {
+        coverBuffers.giveBack(cover.buffer);
+        cover = undefined;
+      }
       return {
         analysis,
-        ...(cover?.name === pages[0]!.name ? { cover: cover.bytes } : {}),
+        ...(cover ? { cover } : {}),
         ...(pageHashes.size > 0 ? { pageHashes } : {}),
         ...(fileHash ? { fileHash } : {}),
       };
@@ -271,13 +299,15 @@ export class BookAnalyzer {
    * task would open the archive again for the same bytes. False when there is no such page or it failed (the
    * task is queued then, and tries the next pages when this one does not decode).
    */
-  private async posterFrom(bookId: string, cover: Buffer | undefined): Promise<boolean> {
-    if (!cover || !this.d.posters) return false;
+  private async posterFrom(bookId: string, cover: Cover | undefined): Promise<boolean> {
+    if (!cover) return false;
     try {
-      return (await this.d.posters.generateForBook(bookId, { cover })) !== null;
+      return this.d.posters ? (await this.d.posters.generateForBook(bookId, { cover: cover.bytes })) !== null : false;
     } catch (err) {
       this.d.logger?.warn({ bookId, err }, 'Could not make the poster from the analysed first page');
       return false;
+    } finally {
+      coverBuffers.giveBack(cover.buffer);
     }
   }
 

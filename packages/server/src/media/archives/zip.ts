@@ -18,6 +18,7 @@ import { imageHeaderReadable } from '../page-check.js';
 import { MediaError, type ContainerEntry, type ContainerReader, type ListingOptions } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
 import { openZipFile, type OpenZipFile } from './zip-file-reader.js';
+import { SpareBuffers } from '../spare-buffers.js';
 
 /**
  * ZIP / CBZ with random access (yauzl): the central directory is read, then only the bytes of the entries
@@ -240,45 +241,6 @@ function localDataStart(buf: Buffer, zip: ZipFile, entry: Entry): number {
 }
 
 const inflateRawAsync = promisify(inflateRaw);
-
-/**
- * Buffers reused from entry to entry and book to book: a fresh buffer per page (20 a book) was garbage for V8 to
- * collect (its collector ran ~3 s in a 300-book import) and memory for glibc's main arena to fragment (issue 18).
- * At most `count` are kept, of at most `maxBytes` each, and all are dropped once none was used for `idleMs`.
- */
-class SpareBuffers {
-  private readonly spares: Buffer[] = [];
-  private drop: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly count: number,
-    private readonly maxBytes: number,
-    /** Buffers over a SharedArrayBuffer, which a worker thread reads without a copy. */
-    private readonly shared = false,
-    private readonly idleMs = 5_000,
-  ) {}
-
-  take(length: number): Buffer {
-    if (length > this.maxBytes) return this.alloc(length);
-    const i = this.spares.findIndex((b) => b.length >= length);
-    if (i >= 0) return this.spares.splice(i, 1)[0]!;
-    // a little room, so that the next, slightly larger one fits too
-    return this.alloc(Math.ceil(Math.min(this.maxBytes, Math.max(length, 64 * 1024) * 1.25)));
-  }
-
-  private alloc(length: number): Buffer {
-    return this.shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
-  }
-
-  giveBack(buffer: Buffer): void {
-    if (buffer.length > this.maxBytes) return;
-    if (this.spares.length >= this.count) this.spares.shift();
-    this.spares.push(buffer);
-    clearTimeout(this.drop);
-    this.drop = setTimeout(() => (this.spares.length = 0), this.idleMs);
-    this.drop.unref();
-  }
-}
 
 /** What the analysis reads entries into (four reads in flight). */
 const readBuffers = new SpareBuffers(4, 4 * 1024 * 1024);
