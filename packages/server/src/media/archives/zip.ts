@@ -529,7 +529,10 @@ async function describeItem(
 }
 
 /** The ZIP reader, which streams an entry as it inflates (pages served as they are, page hashes). */
-export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader['stream']> } = {
+export const zipReader: ContainerReader & {
+  stream: NonNullable<ContainerReader['stream']>;
+  lend: NonNullable<ContainerReader['lend']>;
+} = {
   mediaTypes: [MediaTypes.zip],
 
   async entries(file, opts) {
@@ -583,6 +586,38 @@ export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader[
       throw toMediaError(e, 'Cannot read ZIP entry');
     } finally {
       zip.close();
+    }
+  },
+
+  async lend(file, entryName, use) {
+    let opened: OpenZipFile;
+    try {
+      opened = await openZipFile(file, { decodeStrings: false });
+    } catch (e) {
+      throw toMediaError(e, 'Cannot open ZIP');
+    }
+    const { zip, fd } = opened;
+    let lent: { bytes: Buffer; release(): void };
+    try {
+      const entry = (await directoryOf(opened, file)).get(entryName);
+      if (!entry) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+      if (YAUZL_METHODS.has(entry.compressionMethod) && !isEncrypted(entry)) {
+        checkDeclaredEntry(entryName, entry.uncompressedSize, entry.compressedSize);
+        // a Stored page is a view of a reused read buffer (issue 18: a fresh one per page read for the barcode
+        // search, six a book, outlived the young generation and piled up until a full collection)
+        lent = await readWhole(fd, zip, entry);
+      } else {
+        lent = { bytes: await readEntry(file, zip, { name: entryName, entry }), release: () => undefined };
+      }
+    } catch (e) {
+      throw toMediaError(e, 'Cannot read ZIP entry');
+    } finally {
+      zip.close();
+    }
+    try {
+      return await use(lent.bytes);
+    } finally {
+      lent.release();
     }
   },
 
