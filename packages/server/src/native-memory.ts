@@ -65,6 +65,19 @@ export async function limitMallocArenas(arenas = 2): Promise<boolean> {
 }
 
 let gc: (() => void) | undefined;
+
+/** A full garbage collection, unless the heap is too large for one to be quick (then V8 is left to it). */
+function collectGarbage(): void {
+  // A full collection holds the event loop for a time that grows with the heap: a server's (tens of megabytes) in
+  // milliseconds, but a heap past this size (a process hosting more than the server, as a test runner does) for
+  // longer than a turn may take (a scan's test saw 1.9 s); V8 collects such a heap by itself.
+  if (process.memoryUsage().heapUsed > FORCED_COLLECTION_MAX_HEAP) return;
+  gc ??= (() => {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  })();
+  gc();
+}
 /** The largest heap collected on purpose after work (below). */
 const FORCED_COLLECTION_MAX_HEAP = 256 * 1024 * 1024;
 
@@ -75,26 +88,27 @@ const FORCED_COLLECTION_MAX_HEAP = 256 * 1024 * 1024;
  * have to pass: set at run time, it gives new contexts the function.
  */
 export async function collectAndReleaseMemory(): Promise<boolean> {
-  // A full collection holds the event loop for a time that grows with the heap: a server's (tens of megabytes) in
-  // milliseconds, but a heap past this size (a process hosting more than the server, as a test runner does) for
-  // longer than a turn may take (a scan's test saw 1.9 s); V8 collects such a heap by itself.
-  if (process.memoryUsage().heapUsed <= FORCED_COLLECTION_MAX_HEAP) {
-    gc ??= (() => {
-      setFlagsFromString('--expose-gc');
-      return runInNewContext('gc') as () => void;
-    })();
-    gc();
-  }
+  collectGarbage();
   // V8 frees the memory of collected Buffers on a background thread after the collection: trim once it has
   await delay(1_000);
   return releaseFreedMemory();
 }
 
 /**
- * When to give freed memory back while tasks run: at most every `busyMs` while work goes on (`release`: a long
- * import peaks lower; a trim costs well under a millisecond, plus the page faults of memory used again), and
- * `quietMs` after the last piece of work (`settle`: a full collection first, once the analysis's spare buffers,
- * dropped 5 s after their last use, are garbage; the RSS falls back within seconds of the queue emptying rather than
+ * Buffers (`process.memoryUsage().arrayBuffers`) that may pile up while tasks run, over what was alive after the last
+ * collection, before a full collection is made at the end of a task. A buffer that outlives V8's young generation
+ * (2 MB here, `heap.ts`) is freed only by a full collection, which V8 starts once such memory has grown by some 64 MB:
+ * that much garbage was most of an import's peak RSS (issue 18). The collection costs a few milliseconds of the main
+ * thread for a server's heap, made at most once per this much garbage.
+ */
+const BUSY_GARBAGE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * When to collect garbage and give freed memory back. After a task: a full collection once garbage buffers have grown
+ * by `garbageBytes` ({@link BUSY_GARBAGE_BYTES}). At most every `busyMs` while work goes on (`release`: a long import
+ * peaks lower; a trim costs well under a millisecond, plus the page faults of memory used again), and `quietMs` after
+ * the last piece of work (`settle`: a full collection first, once the analysis's spare buffers, dropped 5 s after
+ * their last use, are garbage; the RSS falls back within seconds of the queue emptying rather than
  * never), and again `lateMs` after it, once idle worker threads have ended.
  */
 export function memoryReleaser(
@@ -104,6 +118,9 @@ export function memoryReleaser(
     lateMs?: number;
     release?: () => unknown;
     settle?: () => unknown;
+    garbageBytes?: number;
+    buffersInUse?: () => number;
+    collect?: () => void;
   } = {},
 ) {
   const quietMs = opts.quietMs ?? 8_000;
@@ -113,6 +130,11 @@ export function memoryReleaser(
   const busyMs = opts.busyMs ?? 3_000;
   const release = opts.release ?? releaseFreedMemory;
   const settle = opts.settle ?? collectAndReleaseMemory;
+  const garbageBytes = opts.garbageBytes ?? BUSY_GARBAGE_BYTES;
+  const buffersInUse = opts.buffersInUse ?? (() => process.memoryUsage().arrayBuffers);
+  const collect = opts.collect ?? collectGarbage;
+  /** The fewest bytes of buffers seen since the last collection: what was alive then, at most. */
+  let alive = buffersInUse();
   let timer: NodeJS.Timeout | undefined;
   let lastRelease = performance.now();
   const run = (how: () => unknown) => {
@@ -126,6 +148,12 @@ export function memoryReleaser(
   return {
     /** A piece of work ended. */
     workDone(): void {
+      const inUse = buffersInUse();
+      alive = Math.min(alive, inUse);
+      if (inUse - alive > garbageBytes) {
+        collect();
+        alive = buffersInUse();
+      }
       if (performance.now() - lastRelease >= busyMs) run(release);
       clearTimeout(timer);
       timer = setTimeout(() => {

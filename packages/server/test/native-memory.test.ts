@@ -51,6 +51,27 @@ describe('freed native memory given back', () => {
     expect(release).not.toHaveBeenCalled();
   });
 
+  it('with a full collection after a task once garbage buffers have grown by garbageBytes', () => {
+    const collect = vi.fn();
+    // the buffers in use at each call: 10 MB alive at the start
+    const inUse = [10, 20, 30, 45, 12, 40, 8, 30, 41].map((mb) => mb * 2 ** 20);
+    let i = 0;
+    const buffersInUse = () => inUse[i++]!;
+    const releaser = memoryReleaser({ garbageBytes: 32 * 2 ** 20, buffersInUse, collect, release: vi.fn() });
+    releaser.workDone(); // 20
+    releaser.workDone(); // 30
+    expect(collect).not.toHaveBeenCalled();
+    releaser.workDone(); // 45: 35 MB over the 10 alive; 12 after the collection
+    expect(collect).toHaveBeenCalledTimes(1);
+    releaser.workDone(); // 40
+    releaser.workDone(); // 8: V8 collected by itself
+    releaser.workDone(); // 30
+    expect(collect).toHaveBeenCalledTimes(1);
+    releaser.workDone(); // 41: 33 MB over the 8 alive
+    expect(collect).toHaveBeenCalledTimes(2);
+    releaser.stop();
+  });
+
   it('and at most every busyMs while work goes on without a pause', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const [release, settle] = [vi.fn(), vi.fn()];

@@ -12,6 +12,7 @@ import { MediaLimitError } from '../media/limits.js';
 import type { PdfInfo, PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
 import type { EncodedImage } from '../media/images.js';
+import { SpareBuffers } from '../media/spare-buffers.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { pagesToHash } from './book-hasher.js';
@@ -23,6 +24,32 @@ import type { Thumbnails } from './thumbnails.js';
  * poster is made. A larger one is read again by the poster task.
  */
 const COVER_KEEP_BYTES = 32 * 1024 * 1024;
+/**
+ * What the first page is copied into for the poster, one per task runner on a machine of two cores: a fresh copy
+ * per book outlived the young generation, and 300 books' copies waiting for a full collection were ~50 MB of the
+ * import's peak RSS (issue 18).
+ */
+const coverBuffers = new SpareBuffers(2, 4 * 1024 * 1024);
+
+/** The first page of a book as the analysis read it, copied into `buffer` (from {@link coverBuffers}). */
+interface Cover {
+  name: string;
+  bytes: Buffer;
+  buffer: Buffer;
+  /** Its poster being made; the buffer goes back to the spares when libvips is done with it. */
+  poster?: Promise<EncodedImage>;
+}
+
+function copyCover(name: string, bytes: Buffer): Cover {
+  const buffer = coverBuffers.take(bytes.length);
+  bytes.copy(buffer);
+  return { name, bytes: buffer.subarray(0, bytes.length), buffer };
+}
+
+/** A cover no poster is made from: its buffer is free again at once. */
+function dropCover(cover: Cover): void {
+  if (!cover.poster) coverBuffers.giveBack(cover.buffer);
+}
 
 /** What an EPUB analysis keeps in `media.extension` (engine.md §4.3). */
 export interface EpubExtension {
@@ -125,14 +152,14 @@ export class BookAnalyzer {
   }
 
   /**
-   * {@link analyze}, and what else the bytes read by the listing (a ZIP's) give: the first page's bytes, for the
-   * poster, with `hashPages` every page's hash (engine.md §5.3), and with `hashFile` the file hash (§5.1) when the
+   * {@link analyze}, and what else the bytes read by the listing (a ZIP's) give: with `poster` the first page's
+   * poster, made from the bytes the listing read, with `hashPages` every page's hash (engine.md §5.3), and with `hashFile` the file hash (§5.1) when the
    * listing read the file whole, so that neither the poster nor the hashing opens the file again to read the same
    * bytes (issue 18).
    */
   private async analyzeOnce(
     file: string,
-    opts: { analyzeDimensions: boolean; hashPages?: boolean; hashFile?: boolean },
+    opts: { analyzeDimensions: boolean; poster?: boolean; hashPages?: boolean; hashFile?: boolean },
   ): Promise<{
     analysis: MediaAnalysis;
     poster?: Promise<EncodedImage>;
@@ -164,7 +191,8 @@ export class BookAnalyzer {
       // poster being made (issue 18: libvips decodes it while the listing checks the other pages and the file is
       // hashed). Only the first candidate's poster is started early: in an archive stored in reverse order every
       // page would replace the one before, and each would be decoded for nothing; a later one is made at the end.
-      let cover = undefined as { name: string; bytes: Buffer; poster?: Promise<EncodedImage> } | undefined;
+      const keepsCover = opts.poster === true && this.d.posters !== undefined;
+      let cover = undefined as Cover | undefined;
       const pageHashes = new Map<string, string>();
       let fileHash: string | undefined;
       const entries = await reader.entries(file, {
@@ -176,12 +204,13 @@ export class BookAnalyzer {
         onVerified: (entry, bytes) => {
           if (!isPage(entry)) return;
           if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));
-          if (bytes.length > COVER_KEEP_BYTES) return;
+          if (!keepsCover || bytes.length > COVER_KEEP_BYTES) return;
           // a copy: the listing reuses its read buffers
           if (cover && naturalCompare(entry.name, cover.name) >= 0) return;
           const first = !cover;
-          cover = { name: entry.name, bytes: Buffer.from(bytes) };
-          if (first) cover.poster = this.startPoster(cover.bytes);
+          if (cover) dropCover(cover);
+          cover = copyCover(entry.name, bytes);
+          if (first) cover.poster = this.startPoster(cover);
         },
       });
       const pages = pagesOf(entries);
@@ -207,9 +236,13 @@ export class BookAnalyzer {
         files,
       };
       // the page with the lowest name may have been too large to keep: then the poster task reads it
+      if (cover && cover.name !== pages[0]!.name) {
+        dropCover(cover);
+        cover = undefined;
+      }
       return {
         analysis,
-        ...(cover?.name === pages[0]!.name ? { poster: cover.poster ?? this.startPoster(cover.bytes) } : {}),
+        ...(cover ? { poster: cover.poster ?? this.startPoster(cover) } : {}),
         ...(pageHashes.size > 0 ? { pageHashes } : {}),
         ...(fileHash ? { fileHash } : {}),
       };
@@ -278,13 +311,13 @@ export class BookAnalyzer {
   }
 
   /**
-   * Starts making the poster from a first page's bytes; undefined without a poster maker. A poster started for a
-   * book that turns out not READY, or for a page that is not the first after all, is dropped unawaited: its
-   * failure must not surface as an unhandled rejection.
+   * Starts making the poster from a cover (the analysis keeps covers only with a poster maker). A poster started
+   * for a book that turns out not READY, or for a page that is not the first after all, is dropped unawaited: its
+   * failure must not surface as an unhandled rejection. Once libvips is done, the cover's buffer is a spare again.
    */
-  private startPoster(cover: Buffer): Promise<EncodedImage> | undefined {
-    const poster = this.d.posters?.makeBookPoster(cover);
-    poster?.catch(() => undefined);
+  private startPoster(cover: Cover): Promise<EncodedImage> {
+    const poster = this.d.posters!.makeBookPoster(cover.bytes);
+    void poster.catch(() => undefined).then(() => coverBuffers.giveBack(cover.buffer));
     return poster;
   }
 
@@ -316,6 +349,7 @@ export class BookAnalyzer {
     const { analysis, poster, pageHashes, fileHash } = file
       ? await this.analyzeOnce(file, {
           analyzeDimensions: target.analyzeDimensions,
+          poster: true,
           hashPages: target.hashPages,
           // HashBook's rule (engine.md §5.1): a book of a library that hashes files, with no hash yet
           hashFile: target.hashFiles && target.fileHash === '',

@@ -58,6 +58,11 @@ export interface ContainerReader {
    */
   read(file: string, entryName: string, opts?: { signal?: AbortSignal }): Promise<Buffer>;
   /**
+   * {@link read}, the bytes lent to `use` only until it settles: they may be in a buffer the reader reuses. For work
+   * that looks at an entry and lets it go (the barcode search's pages), without a fresh buffer each time (ZIP).
+   */
+  lend?<T>(file: string, entryName: string, use: (bytes: Buffer) => Promise<T>): Promise<T>;
+  /**
    * The bytes of one entry as they inflate, never held whole (held to the same limits as {@link read}; the
    * stream fails once past them). Readers that can only hand an entry over whole have none: callers then
    * {@link read} it within the buffer budget of media/limits.ts.

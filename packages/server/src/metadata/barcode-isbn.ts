@@ -1,5 +1,6 @@
 import { readEan13 } from '../media/barcode/index.js';
 import { decodeToGrey, UnsupportedImageError } from '../media/images.js';
+import { SpareBuffers } from '../media/spare-buffers.js';
 import { isIsbn13 } from './validation.js';
 
 /**
@@ -26,13 +27,32 @@ const DECODABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp'])
 export const BARCODE_EDGE = 1600;
 
 /**
+ * What a page's grey pixels are handed to the zxing thread in (a 1067×1600 page is 1.7 MB): shared, so that the
+ * thread reads them where they are, and reused. Cloned into the thread, every page was garbage on both sides until a
+ * full collection: each thread held tens of megabytes of past pages during an import (issue 18). One per task runner
+ * on a machine of two cores.
+ */
+const greyBuffers = new SpareBuffers(2, 4 * 1024 * 1024, true);
+
+/** EAN-13 symbols in grey pixels, handed over in a shared buffer (sharp's is garbage while it is still young). */
+async function readEan13InGrey(grey: { data: Uint8Array; width: number; height: number }): Promise<string[]> {
+  const shared = greyBuffers.take(grey.data.length);
+  try {
+    shared.set(grey.data);
+    return await readEan13({ grey: { ...grey, data: shared.subarray(0, grey.data.length) } });
+  } finally {
+    greyBuffers.giveBack(shared);
+  }
+}
+
+/**
  * The ISBN-13 of the first EAN-13 barcode of the image that is a valid ISBN, or null. Throws when the image
  * cannot be read at all.
  */
 export async function isbnInImage(bytes: Uint8Array, mediaType: string): Promise<string | null> {
   let codes: string[];
   try {
-    codes = await readEan13({ grey: await decodeToGrey(bytes, BARCODE_EDGE) });
+    codes = await readEan13InGrey(await decodeToGrey(bytes, BARCODE_EDGE));
   } catch (e) {
     if (!(e instanceof UnsupportedImageError) || !DECODABLE.has(mediaType.toLowerCase())) throw e;
     codes = await readEan13({ image: bytes });

@@ -370,8 +370,9 @@ export class MetadataRefresh {
         } else if (reader) {
           // the page held whole, within the process's buffer budget, until the barcode reader is done with it
           const size = Math.min(page.fileSize ?? Infinity, mediaLimits().maxEntryBytes);
+          const search = (bytes: Buffer) => isbnInImage(bytes, page.mediaType);
           const isbn = await bufferedBytes.run(size, `page "${page.fileName}"`, async () =>
-            isbnInImage(await reader.read(file, page.fileName), page.mediaType),
+            reader.lend ? reader.lend(file, page.fileName, search) : search(await reader.read(file, page.fileName)),
           );
           if (isbn) return isbn;
         } else return null;

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -323,6 +324,29 @@ describe('archive readers', () => {
     expect(await errorCode(readerFor(SEVEN)!.read(fixture('7zip.7z'), 'nope.png'))).toBe('ERR_1005');
     expect(await errorCode(readerFor(XZ)!.read(fixture('Captain Science #001-cix.cbt'), 'nope.png'))).toBe('ERR_1005');
     expect(await errorCode(zipReader.entries(join(DIR, 'does-not-exist.cbz'), { dimensions: false }))).toBe('ERR_1018');
+  });
+
+  it('lends a ZIP entry in a reused buffer: the bytes read gives, for as long as the borrower looks at them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-zip-'));
+    try {
+      // Stored, as scanned pages usually are (a Deflate entry is inflated into a buffer of its own)
+      const pages = [1, 2, 3, 4].map((n) => ({ name: `${n}.jpg`, data: randomBytes(100_000 + n) }));
+      const file = join(dir, 'stored.cbz');
+      writeFileSync(file, zipBuffer(pages));
+      const seen = new Set<ArrayBufferLike>();
+      for (const page of pages) {
+        const lent = await zipReader.lend(file, page.name, async (bytes) => {
+          seen.add(bytes.buffer);
+          return Buffer.from(bytes);
+        });
+        expect(lent.equals(page.data)).toBe(true);
+      }
+      // one page after the other: the same buffer each time (a fresh one per page was garbage, issue 18)
+      expect(seen.size).toBe(1);
+      expect(await errorCode(zipReader.lend(file, 'nope.png', async () => null))).toBe('ERR_1005');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves 20 concurrent page reads from one zip, and from one 7z', async () => {

@@ -30,7 +30,9 @@ class TailCachingReader extends yauzl.RandomAccessReader {
     }
     read(this.fd, buffer, offset, length, position, (err, bytesRead) => {
       if (!err && !this.cache && length >= MIN_CACHED_READ) {
-        this.cache = { position, bytes: Buffer.from(buffer.subarray(offset, offset + bytesRead)) };
+        // a view, not a copy: yauzl only reads this buffer (its end-of-directory search), and a 64 KiB copy per
+        // archive opened was garbage that outlived the young generation (issue 18: peak RSS)
+        this.cache = { position, bytes: buffer.subarray(offset, offset + bytesRead) };
       }
       callback(err, bytesRead);
     });

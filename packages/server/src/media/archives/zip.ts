@@ -18,6 +18,7 @@ import { imageHeaderReadable } from '../page-check.js';
 import { MediaError, type ContainerEntry, type ContainerReader, type ListingOptions } from '../types.js';
 import { sevenZipExtract } from './sevenzip.js';
 import { openZipFile, type OpenZipFile } from './zip-file-reader.js';
+import { SpareBuffers } from '../spare-buffers.js';
 
 /**
  * ZIP / CBZ with random access (yauzl): the central directory is read, then only the bytes of the entries
@@ -246,45 +247,6 @@ const inflateRawAsync = promisify(inflateRaw);
  * inflating itself a few microseconds.
  */
 const SYNC_INFLATE_BYTES = 64 * 1024;
-
-/**
- * Buffers reused from entry to entry and book to book: a fresh buffer per page (20 a book) was garbage for V8 to
- * collect (its collector ran ~3 s in a 300-book import) and memory for glibc's main arena to fragment (issue 18).
- * At most `count` are kept, of at most `maxBytes` each, and all are dropped once none was used for `idleMs`.
- */
-class SpareBuffers {
-  private readonly spares: Buffer[] = [];
-  private drop: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly count: number,
-    private readonly maxBytes: number,
-    /** Buffers over a SharedArrayBuffer, which a worker thread reads without a copy. */
-    private readonly shared = false,
-    private readonly idleMs = 5_000,
-  ) {}
-
-  take(length: number): Buffer {
-    if (length > this.maxBytes) return this.alloc(length);
-    const i = this.spares.findIndex((b) => b.length >= length);
-    if (i >= 0) return this.spares.splice(i, 1)[0]!;
-    // a little room, so that the next, slightly larger one fits too
-    return this.alloc(Math.ceil(Math.min(this.maxBytes, Math.max(length, 64 * 1024) * 1.25)));
-  }
-
-  private alloc(length: number): Buffer {
-    return this.shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
-  }
-
-  giveBack(buffer: Buffer): void {
-    if (buffer.length > this.maxBytes) return;
-    if (this.spares.length >= this.count) this.spares.shift();
-    this.spares.push(buffer);
-    clearTimeout(this.drop);
-    this.drop = setTimeout(() => (this.spares.length = 0), this.idleMs);
-    this.drop.unref();
-  }
-}
 
 /** What the analysis reads entries into (four reads in flight). */
 const readBuffers = new SpareBuffers(4, 4 * 1024 * 1024);
@@ -578,7 +540,10 @@ async function describeItem(
 }
 
 /** The ZIP reader, which streams an entry as it inflates (pages served as they are, page hashes). */
-export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader['stream']> } = {
+export const zipReader: ContainerReader & {
+  stream: NonNullable<ContainerReader['stream']>;
+  lend: NonNullable<ContainerReader['lend']>;
+} = {
   mediaTypes: [MediaTypes.zip],
 
   async entries(file, opts) {
@@ -632,6 +597,38 @@ export const zipReader: ContainerReader & { stream: NonNullable<ContainerReader[
       throw toMediaError(e, 'Cannot read ZIP entry');
     } finally {
       zip.close();
+    }
+  },
+
+  async lend(file, entryName, use) {
+    let opened: OpenZipFile;
+    try {
+      opened = await openZipFile(file, { decodeStrings: false });
+    } catch (e) {
+      throw toMediaError(e, 'Cannot open ZIP');
+    }
+    const { zip, fd } = opened;
+    let lent: { bytes: Buffer; release(): void };
+    try {
+      const entry = (await directoryOf(opened, file)).get(entryName);
+      if (!entry) throw new MediaError('ERR_1005', `Entry not found: ${entryName}`);
+      if (YAUZL_METHODS.has(entry.compressionMethod) && !isEncrypted(entry)) {
+        checkDeclaredEntry(entryName, entry.uncompressedSize, entry.compressedSize);
+        // a Stored page is a view of a reused read buffer (issue 18: a fresh one per page read for the barcode
+        // search, six a book, outlived the young generation and piled up until a full collection)
+        lent = await readWhole(fd, zip, entry);
+      } else {
+        lent = { bytes: await readEntry(file, zip, { name: entryName, entry }), release: () => undefined };
+      }
+    } catch (e) {
+      throw toMediaError(e, 'Cannot read ZIP entry');
+    } finally {
+      zip.close();
+    }
+    try {
+      return await use(lent.bytes);
+    } finally {
+      lent.release();
     }
   },
 

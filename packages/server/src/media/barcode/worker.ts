@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { serve } from '../worker-thread.js';
+import { collectAfterThisCall, serve } from '../worker-thread.js';
 import type { BarcodeRequest, BarcodeResponse } from './protocol.js';
 
 type ZXingReader = typeof import('zxing-wasm/reader');
@@ -57,5 +57,8 @@ export default serve<BarcodeRequest, BarcodeResponse>(async (req) => {
     return { ok: true, ean13: results.filter((r) => r.isValid).map((r) => r.text) };
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  } finally {
+    // the page's pixels (a view of the caller's shared buffer) or image bytes (a copy): garbage after this call
+    collectAfterThisCall();
   }
 });
