@@ -2,31 +2,22 @@ import { Readable } from 'node:stream';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { hashBytes, hashFile, hashFileBytes, hashPage } from '../../src/media/hash.js';
 import { fixture } from '../support/fixtures.js';
+import { settleMemory } from '../support/memory.js';
 
 // Reference digests computed with Python `xxhash.xxh3_128(data).hexdigest()` (xxhash 4.0.1).
 describe('XXH3-128', () => {
   // first: the process's resident memory is measured, and what the other tests free would hide a growth
   it('lets each shared buffer go once it is hashed: the hashing thread keeps none alive', async () => {
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
-    const settle = async () => {
-      collect();
-      await delay(1_000); // V8 frees what it collected on a background thread
-      collect();
-    };
     // as the analysis's read buffers: a new one whenever a book does not fit the spare ones
     const fresh = () => Buffer.from(new SharedArrayBuffer(12 * 1024 * 1024)).fill(7);
     await hashFileBytes(fresh());
-    await settle();
+    await settleMemory();
     const before = process.memoryUsage().rss;
     for (let i = 0; i < 20; i++) await hashFileBytes(fresh());
-    await settle();
+    await settleMemory();
     // 20 × 12 MiB = 240 MiB if the thread held them (151–239 MB measured before it collected its views)
     expect((process.memoryUsage().rss - before) / 2 ** 20).toBeLessThan(80);
   }, 30_000);

@@ -1,10 +1,8 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { barcodePages, isbnInImage } from '../../src/metadata/barcode-isbn.js';
 import { barcodePage } from './ean13.js';
+import { settleMemory } from '../support/memory.js';
 
 describe('barcodePages', () => {
   it('tries the last three pages, then the first three, each once', () => {
@@ -18,20 +16,13 @@ describe('barcodePages', () => {
 describe('isbnInImage', () => {
   // first: the process's resident memory is measured, and what the other tests free would hide a growth
   it('keeps no page it searched: the zxing thread lets each one go', async () => {
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
-    const settle = async () => {
-      collect();
-      await delay(1_000); // V8 frees what it collected on a background thread
-      collect();
-    };
     // 1600 × 1600 px: 2.4 MiB of grey pixels a search
     const page = await barcodePage('9780553897845', { width: 1600, height: 1600, module: 6, format: 'jpeg' });
     expect(await isbnInImage(page, 'image/jpeg')).toBe('9780553897845');
-    await settle();
+    await settleMemory();
     const before = process.memoryUsage().rss;
     for (let i = 0; i < 20; i++) await isbnInImage(page, 'image/jpeg');
-    await settle();
+    await settleMemory();
     // 20 × 2.4 MiB if the thread kept the pixels it was sent until V8 ran out of room for such garbage (45 MB
     // measured before they were shared and collected after each call, 22 MB after)
     expect((process.memoryUsage().rss - before) / 2 ** 20).toBeLessThan(32);

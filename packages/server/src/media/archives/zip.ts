@@ -67,18 +67,22 @@ function toMediaError(e: unknown, what: string): MediaError {
   return new MediaError('ERR_1008', `${what}: ${message}`);
 }
 
+/** The ZIP's central directory opened (names as raw bytes, decoded later), its failure as a MediaError. */
+async function openZip(file: string): Promise<OpenZipFile> {
+  try {
+    return await openZipFile(file, { decodeStrings: false });
+  } catch (e) {
+    throw toMediaError(e, 'Cannot open ZIP');
+  }
+}
+
 /** Walks the central directory; `visit` returns false to stop early. Always closes the file. */
 async function withCentralDirectory<T>(
   file: string,
   visit: (zip: ZipFile, item: ZipItem, fd: number) => Promise<boolean>,
   done: (zip: ZipFile, fd: number) => Promise<T>,
 ): Promise<T> {
-  let opened: OpenZipFile;
-  try {
-    opened = await openZipFile(file, { decodeStrings: false });
-  } catch (e) {
-    throw toMediaError(e, 'Cannot open ZIP');
-  }
+  const opened = await openZip(file);
   const { zip, fd } = opened;
   try {
     checkEntryCount(zip.entryCount);
@@ -582,12 +586,7 @@ export const zipReader: ContainerReader & {
   },
 
   async read(file, entryName, opts) {
-    let opened: OpenZipFile;
-    try {
-      opened = await openZipFile(file, { decodeStrings: false });
-    } catch (e) {
-      throw toMediaError(e, 'Cannot open ZIP');
-    }
+    const opened = await openZip(file);
     const { zip } = opened;
     try {
       const entry = (await directoryOf(opened, file)).get(entryName);
@@ -601,12 +600,7 @@ export const zipReader: ContainerReader & {
   },
 
   async lend(file, entryName, use) {
-    let opened: OpenZipFile;
-    try {
-      opened = await openZipFile(file, { decodeStrings: false });
-    } catch (e) {
-      throw toMediaError(e, 'Cannot open ZIP');
-    }
+    const opened = await openZip(file);
     const { zip, fd } = opened;
     let lent: { bytes: Buffer; release(): void };
     try {
@@ -633,12 +627,7 @@ export const zipReader: ContainerReader & {
   },
 
   async stream(file, entryName, opts) {
-    let opened: OpenZipFile;
-    try {
-      opened = await openZipFile(file, { decodeStrings: false });
-    } catch (e) {
-      throw toMediaError(e, 'Cannot open ZIP');
-    }
+    const opened = await openZip(file);
     const { zip } = opened;
     let source: Readable;
     let size: number | null;
