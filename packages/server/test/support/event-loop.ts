@@ -9,13 +9,14 @@ export function mainThreadCpuMs(): number {
 
 /**
  * The longest turn of the event loop: in wall time, and in main-thread CPU time (the work done in it, which the
- * rest of a shared machine does not inflate).
+ * rest of a shared machine does not inflate). `stop()` counts the turn since the last tick too: work at the very
+ * end of what was watched would otherwise go unseen.
  */
 export function watchTurns() {
   let wall = performance.now();
   let cpu = mainThreadCpuMs();
   const longest = { wallMs: 0, workMs: 0 };
-  const timer = setInterval(() => {
+  const sample = () => {
     const nowWall = performance.now();
     const nowCpu = mainThreadCpuMs();
     const late = nowWall - wall - 10;
@@ -23,6 +24,13 @@ export function watchTurns() {
     longest.workMs = Math.max(longest.workMs, Math.min(late, nowCpu - cpu));
     wall = nowWall;
     cpu = nowCpu;
-  }, 10);
-  return { longest, stop: () => clearInterval(timer) };
+  };
+  const timer = setInterval(sample, 10);
+  return {
+    longest,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+    },
+  };
 }

@@ -74,6 +74,31 @@ export async function declaredHuge(path: string, declared: number): Promise<void
 }
 
 /**
+ * A CBZ whose `ComicInfo.xml` declares the few bytes it holds, honestly, after `padding` bytes of empty stored
+ * deflate blocks (five bytes each, inflating to nothing): small by its declared size, costly to inflate.
+ */
+export async function paddedDeflateCbz(path: string, padding: number): Promise<Buffer> {
+  const xml = Buffer.from('<ComicInfo><Title>Padded</Title></ComicInfo>');
+  const blocks = Math.floor(padding / 5);
+  const body = Buffer.alloc(blocks * 5 + 5 + xml.length);
+  // each empty block: BFINAL 0, BTYPE stored, LEN 0, NLEN 0xffff
+  for (let i = 0; i < blocks; i++) body.writeUInt16LE(0xffff, i * 5 + 3);
+  const last = blocks * 5;
+  body[last] = 1; // BFINAL 1, BTYPE stored
+  body.writeUInt16LE(xml.length, last + 1);
+  body.writeUInt16LE(~xml.length & 0xffff, last + 3);
+  xml.copy(body, last + 5);
+  await write(
+    path,
+    zipBuffer([
+      { name: '001.png', data: await smallPng() },
+      { name: 'ComicInfo.xml', deflated: { body, size: xml.length, crc: crc32(xml) } },
+    ]),
+  );
+  return xml;
+}
+
+/**
  * A grey PNG of `width`×`height` whose rows are all zero: its IDAT is a zlib stream of repeated compressed MiBs
  * (see deflatedZeros), whose Adler-32 over n zero bytes is simply a = 1, b = n mod 65521.
  */
