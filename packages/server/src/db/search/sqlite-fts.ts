@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../database.js';
+import { isPostgres } from '../dialect.js';
 import { AUTHOR_ROLES, FIELDS, EVERYTHING, type SearchEntity } from './fields.js';
 import { SEARCH_HIT_LIMIT, type FullTextSearch } from './full-text-search.js';
 import { FTS5, toMatchExpressions, type MatchLanguage } from './match.js';
@@ -221,34 +222,74 @@ async function databaseFile(db: Db): Promise<string | null> {
  * `search_pending`, then their notes are removed. `done` when nothing is left pending.
  */
 export async function indexPendingBatch(tx: Db, batch: number): Promise<{ count: number; done: boolean }> {
-  const pending = await tx.selectFrom('search_pending').select(['kind', 'id']).limit(batch).execute();
+  const postgres = isPostgres(tx);
+  // PostgreSQL: see heldByWriters. A note a writer holds is skipped, for a later batch.
+  const pending = await tx
+    .selectFrom('search_pending')
+    .select(['kind', 'id'])
+    .limit(batch)
+    .$if(postgres, (qb) => qb.forUpdate().skipLocked())
+    .execute();
   if (pending.length === 0) return { count: 0, done: true };
+  let seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
+  let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
+  // A one-shot book's document carries its series' fields.
+  const oneshots = new Map<string, string[]>();
+  for (const part of chunks(seriesIds)) {
+    const rows = await tx
+      .selectFrom('book')
+      .select(['id', 'series_id'])
+      .where('series_id', 'in', part)
+      .where('oneshot', '=', 1)
+      .execute();
+    for (const b of rows) oneshots.set(b.series_id, [...(oneshots.get(b.series_id) ?? []), b.id]);
+  }
+  if (postgres) {
+    const held = await heldByWriters(tx, [...bookIds, ...[...oneshots.values()].flat()]);
+    bookIds = bookIds.filter((id) => !held.has(id));
+    seriesIds = seriesIds.filter((id) => !(oneshots.get(id) ?? []).some((b) => held.has(b)));
+  }
+  const count = seriesIds.length + bookIds.length;
   // Taken off the list before the documents are read: a change written meanwhile notes its entity again (on
-  // PostgreSQL its note waits for this transaction, migrations/postgres.ts), so it is never lost.
-  for (const kind of ['series', 'book'] as const) {
-    const ids = pending.filter((p) => p.kind === kind).map((p) => p.id);
+  // PostgreSQL its note waits for this transaction), so it is never lost.
+  for (const [kind, ids] of [
+    ['series', seriesIds],
+    ['book', bookIds],
+  ] as const) {
     for (const part of chunks(ids)) {
       await tx.deleteFrom('search_pending').where('kind', '=', kind).where('id', 'in', part).execute();
     }
   }
-  const seriesIds = pending.filter((p) => p.kind === 'series').map((p) => p.id);
-  let bookIds = pending.filter((p) => p.kind === 'book').map((p) => p.id);
-  // A one-shot book's document carries its series' fields.
-  if (seriesIds.length) {
-    for (const part of chunks(seriesIds)) {
-      const oneshotBooks = await tx
-        .selectFrom('book')
-        .select('id')
-        .where('series_id', 'in', part)
-        .where('oneshot', '=', 1)
-        .execute();
-      bookIds.push(...oneshotBooks.map((b) => b.id));
-    }
-    bookIds = [...new Set(bookIds)];
-  }
+  const documents = [...new Set([...bookIds, ...seriesIds.flatMap((id) => oneshots.get(id) ?? [])])];
   for (const part of chunks(seriesIds)) await indexSeries(tx, part);
-  for (const part of chunks(bookIds)) await indexBooks(tx, part);
-  return { count: pending.length, done: pending.length < batch };
+  for (const part of chunks(documents)) await indexBooks(tx, part);
+  // nothing could be taken: the writers' commits bring the next refresh (their events)
+  return { count, done: pending.length < batch || count === 0 };
+}
+
+/**
+ * Of these books, those whose rows a writer's transaction holds; the others are locked for this batch. On
+ * PostgreSQL the indexer must never wait for a writer: a writer changes a book's row and then notes it (an AFTER
+ * trigger's upsert, migrations/postgres.ts), which waits for a batch that took the note, and writing a book's
+ * document updates the book's row (its sort title, migration 0022), which would wait for the writer: a deadlock that
+ * failed scans and deletions under load (CI, PostgreSQL pass). A held book's note stays for a later batch, and so
+ * does its series' note when it is the series' one-shot.
+ */
+async function heldByWriters(tx: Db, ids: readonly string[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const part of chunks([...new Set(ids)])) {
+    const locked = await tx
+      .selectFrom('book')
+      .select('id')
+      .where('id', 'in', part)
+      .forNoKeyUpdate()
+      .skipLocked()
+      .execute();
+    const free = new Set(locked.map((b) => b.id));
+    const existing = await tx.selectFrom('book').select('id').where('id', 'in', part).execute();
+    for (const b of existing) if (!free.has(b.id)) held.add(b.id);
+  }
+  return held;
 }
 
 async function replaceDocuments(
