@@ -165,8 +165,8 @@ describe('DELETE /api/v1/series/{seriesId}/file', () => {
     const mylar = await series('Mylar', ['Mylar 1.cbz']);
     await writeFile(join(mylar.folder, 'series.json'), '{}');
     await call(s, admin, 'DELETE', `/api/v1/series/${mylar.seriesId}/file`);
-    // 30 s: in a clean CI run's PostgreSQL pass (two test files at once) this task was not done after 10 s, once;
-    // alone it takes well under a second.
+    // In loaded CI runs' PostgreSQL pass this task was not done after 10 s, then 30 s: it had failed on a deadlock
+    // with the search indexer (docs/architecture.md, Database: Concurrency). Alone it takes well under a second.
     await eventually(async () => expect(await deleted('series', mylar.seriesId)).toBe(true), 30_000);
     expect(await readdir(mylar.folder)).toEqual(['series.json']);
   }, 60_000);
