@@ -346,3 +346,13 @@ export async function seriesTitleSearch(db: Kysely<unknown>): Promise<void> {
   await run(db, `CREATE TABLE series_title_fts (rowid bigint PRIMARY KEY, title text NOT NULL DEFAULT '')`);
   await run(db, `CREATE INDEX series_title_fts_trgm_idx ON series_title_fts USING gin (title gin_trgm_ops)`);
 }
+
+/**
+ * Migration 0024: the search tables are scanned by one process. A search plans its condition for every hit and
+ * reads the first thousand (search/postgres-fts.ts); a parallel scan would hand them over in the order the workers
+ * find them, so a search with more hits than that would keep other hits from one run to the next.
+ */
+export async function searchSerialScans(db: Kysely<unknown>): Promise<void> {
+  for (const table of ['series_fts', 'series_title_fts', 'book_fts'])
+    await run(db, `ALTER TABLE ${table} SET (parallel_workers = 0)`);
+}

@@ -69,6 +69,11 @@ export class SqliteFullTextSearch implements FullTextSearch {
     return sql`${table} MATCH ${match}`;
   }
 
+  /** The first `limit` documents of `from` that `match` selects, in the table's order. */
+  protected firstHits(from: RawBuilder<unknown>, match: string, limit: number): RawBuilder<{ r: number }> {
+    return sql<{ r: number }>`SELECT rowid AS r FROM ${from} WHERE ${this.matching(from, match)} LIMIT ${limit}`;
+  }
+
   /** Keeps other indexers out until `tx` ends: SQLite's one writer already does. */
   protected async lockIndexer(_tx: Db): Promise<void> {}
 
@@ -105,12 +110,8 @@ export class SqliteFullTextSearch implements FullTextSearch {
     // The title tiers read the titles' own table (series: migration 0023) when their expression names no other
     // column: in the whole table a condition on the title walks the doclists of every column.
     const titleTable = fields.titleTable !== undefined && expressions.titlesOnly ? sql.table(fields.titleTable) : table;
-    const rowids = async (match: string, from = table) => {
-      const found = sql<{
-        r: number;
-      }>`SELECT rowid AS r FROM ${from} WHERE ${this.matching(from, match)} LIMIT ${limit}`;
-      return (await found.execute(this.db)).rows.map((x) => x.r);
-    };
+    const rowids = async (match: string, from = table) =>
+      (await this.firstHits(from, match, limit).execute(this.db)).rows.map((x) => x.r);
     try {
       // Ranking without scoring every hit (bm25 over thousands of hits costs tens of milliseconds): titles holding
       // the words whole, then at the start of a word, then anywhere, then the other hits (authors, tags,
@@ -144,7 +145,7 @@ export class SqliteFullTextSearch implements FullTextSearch {
   }
 
   /** The entity id and title length of FTS rows. */
-  private async hitsOf(
+  protected async hitsOf(
     entity: SearchEntity,
     docids: number[],
   ): Promise<{ docid: number; id: string; length: number }[]> {
