@@ -14,7 +14,8 @@
 //   all tasks   until the task queue is empty (file hashes, metadata refreshes, series metadata),
 // by polling the server's database read-only, while sampling the server's RSS every 100 ms; then
 //   CPU         the server's CPU time (all threads) until every book is READY with a poster, per book: on a
-//               machine shared with other work, the figure its load inflates least;
+//               machine shared with other work, the figure its load inflates least; and until the queue is empty
+//               (with the barcode search on, most of the import's CPU comes after READY);
 //   settled RSS the server's RSS every 5 s for --idle-wait seconds after the queue emptied (the goal: under
 //               130 MB within a minute).
 // --options web   the body the web client's add-library dialog sends (ui.md §12.6: ISBN barcode off, the suggested
@@ -123,7 +124,7 @@ const WRITE_CONCURRENCY = 16;
  * @typedef {[FinishedPhase, FinishedPhase, FinishedPhase, FinishedPhase]} FinishedPhases scan, analysis, ready, all tasks
  * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
  * @typedef {{ label: string, options: keyof typeof OPTION_SETS, phases: FinishedPhases, readyMs: number,
- *   readyCpu: number, databaseCpu: number | null, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
+ *   readyCpu: number, drainCpu: number, databaseCpu: number | null, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
  * @typedef {{ database: 'sqlite' | 'postgres', instances: number, main: string | undefined }} Setup
  * @typedef {{ count: (sql: string) => Promise<number>, rows: (sql: string) => Promise<Record<string, any>[]>,
  *   close: () => Promise<void> }} Reader
@@ -445,6 +446,8 @@ async function measure(root, options, pool, setup) {
     let lastCpu = cpu0;
     /** The servers' CPU time (all threads) from the creation to every book READY with a poster, per server. */
     let readyCpus = cpu0.map(() => 0);
+    /** The same to the queue's end (with the barcode search on, most of an import's CPU comes after READY). */
+    let drainCpus = cpu0.map(() => 0);
     /** @type {number | undefined} */
     let scanTaskEndAt;
     for (;;) {
@@ -461,6 +464,7 @@ async function measure(root, options, pool, setup) {
             readyCpus = (await serversCpu()).map((c, i) => c - (cpu0[i] ?? 0));
             if (databaseCpu) readyDatabaseCpu = (await databaseCpu()) - databaseCpu0;
           }
+          if (p.name === 'all tasks') drainCpus = (await serversCpu()).map((c, i) => c - (cpu0[i] ?? 0));
         }
       }
       if (phases.every((p) => p.doneAt !== undefined)) break;
@@ -548,6 +552,11 @@ async function measure(root, options, pool, setup) {
         `${((readyCpu * 1000) / BOOKS).toFixed(1)} ms a book (what the machine's other load does not inflate much)` +
         (servers.length > 1 ? `; per instance ${readyCpus.map((c) => `${c.toFixed(2)} s`).join(' + ')}` : ''),
     );
+    const drainCpu = sum(drainCpus);
+    console.log(
+      `  server CPU time (all threads) to the queue's end: ${drainCpu.toFixed(2)} s = ` +
+        `${((drainCpu * 1000) / BOOKS).toFixed(1)} ms a book`,
+    );
     if (readyDatabaseCpu !== null)
       console.log(
         `  PostgreSQL's CPU time (all its processes) meanwhile: ${readyDatabaseCpu.toFixed(2)} s = ` +
@@ -559,6 +568,7 @@ async function measure(root, options, pool, setup) {
       phases: finished,
       readyMs: finished[2].doneAt,
       readyCpu,
+      drainCpu,
       databaseCpu: readyDatabaseCpu,
       peak,
       settled,
@@ -602,7 +612,7 @@ function summary(results, baseline) {
         (unzip !== null ? ` = ${unzip.toFixed(1)} × unzip -l` : '') +
         `; ${((r.readyCpu * 1000) / BOOKS).toFixed(1)} ms of server CPU a book` +
         (r.databaseCpu === null ? '' : ` + ${((r.databaseCpu * 1000) / BOOKS).toFixed(1)} ms of PostgreSQL's`) +
-        `; queue empty at ${secs(r.phases[3].doneAt)}; RSS ${mb(r.baseRss)} before, peak ${mb(r.peak)}, ` +
+        `; queue empty at ${secs(r.phases[3].doneAt)} (${((r.drainCpu * 1000) / BOOKS).toFixed(1)} ms of server CPU a book); RSS ${mb(r.baseRss)} before, peak ${mb(r.peak)}, ` +
         `settled ${r.settled.map((x) => mb(x.mb)).join(' → ')}` +
         (atAMinute ? `; ${mb(atAMinute.mb)} 60 s after the queue emptied` : ''),
     );

@@ -43,22 +43,38 @@ export async function releaseFreedMemory(): Promise<boolean> {
   return true;
 }
 
-/** glibc's `mallopt` parameter for the number of arenas (malloc.h). */
+/** glibc's `mallopt` parameters (malloc.h): the number of arenas, the size from which a block is mapped alone. */
 const M_ARENA_MAX = -8;
+const M_MMAP_THRESHOLD = -3;
 
 /**
- * At most `arenas` malloc arenas from now on, what `MALLOC_ARENA_MAX=2` in the environment does (README, Memory),
- * for every way of starting the server: glibc otherwise gives each thread that meets a locked arena one of its own,
- * up to 8 per core (libuv's four threads, libvips', the worker threads), and each keeps what it freed. Called by
- * main.ts before the server's modules load, so only V8's own threads may have arenas already. A `MALLOC_ARENA_MAX`
- * in the environment is left as it is. False where nothing was set (not glibc, no koffi build, or the environment's).
+ * Blocks of at least this size get a mapping of their own, given back to the system when freed. glibc starts at
+ * 128 KiB but raises the threshold to the size of every mapped block freed (up to 32 MiB), so after the first
+ * few, the images libvips decodes (a 1600×2400 page is 15 MiB as RGBA for the barcode search, 11 MiB as RGB) come
+ * from the arenas and stay there once freed, until a trim: with the barcode search on, bench:scan's RSS ran
+ * 230–258 MB through the searches; with this threshold, 187–223 MB (issue 18). Setting it stops glibc moving it.
+ */
+const MMAP_THRESHOLD = 1024 * 1024;
+
+/**
+ * glibc's allocator, as `MALLOC_ARENA_MAX=2` and `MALLOC_MMAP_THRESHOLD_=1048576` in the environment would set it
+ * (README, Memory), for every way of starting the server. At most `arenas` malloc arenas from now on: glibc
+ * otherwise gives each thread that meets a locked arena one of its own, up to 8 per core (libuv's four threads,
+ * libvips', the worker threads), and each keeps what it freed. And large blocks mapped alone
+ * ({@link MMAP_THRESHOLD}). Called by main.ts before the server's modules load, so only V8's own threads may have
+ * arenas already. What the environment sets is left as it is. False where nothing was set (not glibc, no koffi
+ * build, or both set by the environment).
  */
 export async function limitMallocArenas(arenas = 2): Promise<boolean> {
-  if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX) return false;
+  if (process.platform !== 'linux') return false;
+  const settings: [number, number][] = [];
+  if (!process.env.MALLOC_ARENA_MAX) settings.push([M_ARENA_MAX, arenas]);
+  if (!process.env.MALLOC_MMAP_THRESHOLD_) settings.push([M_MMAP_THRESHOLD, MMAP_THRESHOLD]);
+  if (settings.length === 0) return false;
   try {
     const { default: koffi } = await import('koffi');
     const mallopt = koffi.load('libc.so.6').func('int mallopt(int param, int value)');
-    return mallopt(M_ARENA_MAX, arenas) === 1;
+    return settings.map(([param, value]) => mallopt(param, value) === 1).every(Boolean);
   } catch {
     return false; // musl has no libc.so.6
   }

@@ -20,11 +20,14 @@ describe('freed native memory given back', () => {
     expect(await collectAndReleaseMemory()).toBe(process.platform === 'linux');
   });
 
-  it("limits glibc's malloc arenas as MALLOC_ARENA_MAX would, unless the environment sets it", async () => {
-    const fromEnvironment = process.env.MALLOC_ARENA_MAX !== undefined;
+  it("limits glibc's malloc arenas and maps large blocks alone as MALLOC_ARENA_MAX and MALLOC_MMAP_THRESHOLD_ would, unless the environment sets them", async () => {
+    const fromEnvironment =
+      process.env.MALLOC_ARENA_MAX !== undefined && process.env.MALLOC_MMAP_THRESHOLD_ !== undefined;
     expect(await limitMallocArenas()).toBe(process.platform === 'linux' && !fromEnvironment);
-    vi.stubEnv('MALLOC_ARENA_MAX', '4');
     try {
+      vi.stubEnv('MALLOC_ARENA_MAX', '4');
+      expect(await limitMallocArenas()).toBe(process.platform === 'linux'); // the threshold is still set
+      vi.stubEnv('MALLOC_MMAP_THRESHOLD_', '131072');
       expect(await limitMallocArenas()).toBe(false);
     } finally {
       vi.unstubAllEnvs();

@@ -187,28 +187,3 @@ export async function encodeRawToJpeg(
     encode(sharp(data, { raw, limitInputPixels: mediaLimits().maxImagePixels }), 'jpeg', quality),
   );
 }
-
-/**
- * The image as grey pixels (one byte each), its longest edge brought down to `maxEdge` (never up), in a decode
- * slot: what the barcode reader looks at. libjpeg's shrink-on-load makes a large JPEG cheap to decode this way.
- */
-export async function decodeToGrey(
-  input: Uint8Array,
-  maxEdge: number,
-): Promise<{ data: Buffer; width: number; height: number }> {
-  return decoding(async () => {
-    const { pipeline } = await open(input);
-    try {
-      const { data, info } = await pipeline
-        .resize(maxEdge, maxEdge, { fit: 'inside', withoutEnlargement: true })
-        .flatten({ background: '#ffffff' })
-        .greyscale()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      if (info.channels !== 1) throw new Error(`${info.channels} channels where one was asked for`);
-      return { data, width: info.width, height: info.height };
-    } catch (e) {
-      throw new UnsupportedImageError(`Cannot decode image: ${(e as Error).message}`);
-    }
-  });
-}

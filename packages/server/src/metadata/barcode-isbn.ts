@@ -1,11 +1,13 @@
 import { readEan13 } from '../media/barcode/index.js';
-import { decodeToGrey, UnsupportedImageError } from '../media/images.js';
+import { imageDimensions } from '../media/images.js';
+import { checkImagePixels, mediaLimits } from '../media/limits.js';
 import { SpareBuffers } from '../media/spare-buffers.js';
 import { isIsbn13 } from './validation.js';
 
 /**
- * ISBN from a barcode printed on a page (engine.md §6.7): EAN-13 symbols read with zxing-wasm in a worker thread
- * (media/barcode), trying harder as Komga does; the first one that is a valid ISBN wins.
+ * ISBN from a barcode printed on a page (engine.md §6.7): the page decoded by sharp and its EAN-13 symbols read
+ * with zxing-wasm, both in a worker thread (media/barcode), trying harder as Komga does; the first one that is a
+ * valid ISBN wins.
  */
 
 /** Pages to try, 1-based: the last three, then the first three (distinct, within the book). */
@@ -16,46 +18,47 @@ export function barcodePages(pageCount: number): number[] {
 
 /** Image types zxing-wasm decodes itself: what is left to it when sharp cannot decode a page (BMP). */
 const DECODABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp']);
-/**
- * Longest edge the decoder looks at. An EAN-13 symbol printed on a back cover (37 mm, 95 modules) scanned at
- * 300 dpi is ~4 px a module on a ~2000×3000 px page, still 2 px a module at 1600 px, which zxing reads. Detection
- * time grows faster than the pixels (tryHarder): a 1600×2400 page took 190 ms in zxing's own decoder and
- * detection, ~80 ms decoded by sharp (libjpeg-turbo) and looked at as 1067×1600 pixels (issue 18). The decoded
- * image lives in the worker's WebAssembly heap, which only shrinks when the idle worker ends: a smaller image is
- * also less memory left behind.
- */
-export const BARCODE_EDGE = 1600;
 
 /**
- * What a page's grey pixels are handed to the zxing thread in (a 1067×1600 page is 1.7 MB): shared, so that the
- * thread reads them where they are, and reused. Cloned into the thread, every page was garbage on both sides until a
- * full collection: each thread held tens of megabytes of past pages during an import (issue 18). One per task runner
- * on a machine of two cores.
+ * Pixels the decoder looks at, at most: a page scanned at 300 dpi (a comic's 1988×3075, 2000×3000) is searched
+ * whole, as Komga searches every page, and a larger one is brought down to this many. An EAN-13 symbol printed on
+ * a back cover (37 mm, 95 modules) is ~4 px a module at 300 dpi, ~2.5 px at 200–240 dpi or printed at 80 %; zxing
+ * read such symbols on noisy scan-like pages down to ~1.7 px a module, not at 1.33 (issue 18). The 1600 px edge this
+ * replaced brought a 2000×3000 page's 2.5 px modules to 1.33 px and lost them, and an A4 page's 4 px ones to 1.8 px
+ * (read on some pages, not others). Decoding whole costs less than resizing: libvips decoded a 2000×3000 JPEG to
+ * RGBA and zxing searched it in ~43 ms, where the same page brought down to 4 MP took ~59 ms.
  */
-const greyBuffers = new SpareBuffers(2, 4 * 1024 * 1024, true);
+export const BARCODE_MAX_PIXELS = 6_500_000;
 
-/** EAN-13 symbols in grey pixels, handed over in a shared buffer (sharp's is garbage while it is still young). */
-async function readEan13InGrey(grey: { data: Uint8Array; width: number; height: number }): Promise<string[]> {
-  const shared = greyBuffers.take(grey.data.length);
-  try {
-    shared.set(grey.data);
-    return await readEan13({ grey: { ...grey, data: shared.subarray(0, grey.data.length) } });
-  } finally {
-    greyBuffers.giveBack(shared);
-  }
-}
+/**
+ * What a page's encoded bytes are handed to the zxing thread in: shared, so that the thread reads them where they
+ * are (a page read from a ZIP is lent by the reader, valid only until the search is done), and reused. One per task
+ * runner on a machine of two cores; the pixels themselves are made and dropped in the thread.
+ */
+const pageBuffers = new SpareBuffers(2, 4 * 1024 * 1024, true);
 
 /**
  * The ISBN-13 of the first EAN-13 barcode of the image that is a valid ISBN, or null. Throws when the image
- * cannot be read at all.
+ * cannot be read at all, or when its header declares more pixels than the media limits allow.
  */
 export async function isbnInImage(bytes: Uint8Array, mediaType: string): Promise<string | null> {
+  const size = imageDimensions(bytes);
+  if (size) checkImagePixels(size.width, size.height);
+  const shared = pageBuffers.take(bytes.length);
   let codes: string[];
   try {
-    codes = await readEan13InGrey(await decodeToGrey(bytes, BARCODE_EDGE));
-  } catch (e) {
-    if (!(e instanceof UnsupportedImageError) || !DECODABLE.has(mediaType.toLowerCase())) throw e;
-    codes = await readEan13({ image: bytes });
+    shared.set(bytes);
+    // No decode slot (media/limits.ts): the one zxing thread decodes one page at a time, of a bounded size, and
+    // the slots are left to what a reader waits for (pages, posters).
+    codes = await readEan13({
+      image: shared.subarray(0, bytes.length),
+      maxPixels: BARCODE_MAX_PIXELS,
+      limitInputPixels: mediaLimits().maxImagePixels,
+      // zxing's own decoder has no pixel limit: only images whose header was checked above
+      zxingDecodes: size !== null && DECODABLE.has(mediaType.toLowerCase()),
+    });
+  } finally {
+    pageBuffers.giveBack(shared);
   }
   for (const code of codes) if (isIsbn13(code)) return code;
   return null;

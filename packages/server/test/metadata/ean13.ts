@@ -55,3 +55,77 @@ export async function barcodePage(
     .toFormat(opts.format ?? 'png')
     .toBuffer();
 }
+
+/** A seeded generator (mulberry32), so that a noisy page is the same page at every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A back cover as a scanner gives it: `width` × `height` of noisy colour (gaussian, as bench:scan's pages), and
+ * the barcode of `code` on a light label in its lower right part, `module` pixels a module (fractions drawn as the
+ * grey a scanner's sensor would see), turned by `rotate` degrees, with sensor noise over the label, a slight blur
+ * and JPEG at quality 85.
+ */
+export async function scannedBarcodePage(
+  code: string,
+  opts: { width?: number; height?: number; module: number; rotate?: number; seed?: number },
+): Promise<Buffer> {
+  const width = opts.width ?? 2000;
+  const height = opts.height ?? 3000;
+  const { module } = opts;
+  const next = random(opts.seed ?? 18);
+  const bits = ean13Modules(code);
+  const barWidth = Math.round(bits.length * module);
+  const barHeight = Math.round(barWidth * 0.7);
+  const quiet = Math.round(12 * module);
+  const labelWidth = barWidth + 2 * quiet;
+  const labelHeight = barHeight + 2 * quiet;
+  const paper = 240;
+  const ink = 30;
+  const label = Buffer.alloc(labelWidth * labelHeight);
+  for (let y = 0; y < labelHeight; y++)
+    for (let x = 0; x < labelWidth; x++) {
+      let dark = 0;
+      const bx = x - quiet;
+      if (y >= quiet && y < quiet + barHeight && bx >= 0 && bx < barWidth) {
+        // the share of this pixel that falls on dark modules
+        const from = bx / module;
+        const to = (bx + 1) / module;
+        for (let m = Math.floor(from); m < Math.ceil(to) && m < bits.length; m++)
+          if (bits[m] === '1') dark += Math.min(to, m + 1) - Math.max(from, m);
+        dark /= to - from;
+      }
+      const noise = (next() + next() + next() - 1.5) * 24;
+      label[y * labelWidth + x] = Math.max(0, Math.min(255, Math.round(paper + (ink - paper) * dark + noise)));
+    }
+  const turned = await sharp(label, { raw: { width: labelWidth, height: labelHeight, channels: 1 } })
+    .rotate(opts.rotate ?? 0, { background: { r: paper, g: paper, b: paper } })
+    .png()
+    .toBuffer({ resolveWithObject: true });
+  const tint = { r: 120, g: 90, b: 140 };
+  const cover = await sharp({
+    create: { width, height, channels: 3, background: tint, noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
+    .tint(tint)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  // composited first, then blurred (sharp composites last in a pipeline)
+  const page = await sharp(cover.data, { raw: cover.info })
+    .composite([
+      {
+        input: turned.data,
+        left: Math.round(width * 0.62 - turned.info.width / 2),
+        top: Math.round(height * 0.82 - turned.info.height / 2),
+      },
+    ])
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return sharp(page.data, { raw: page.info }).blur(0.8).jpeg({ quality: 85 }).toBuffer();
+}

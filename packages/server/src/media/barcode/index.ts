@@ -17,8 +17,8 @@ const pool = new WorkerPool<BarcodeRequest | null, BarcodeResponse>({
 });
 
 /**
- * The valid EAN-13 symbols found in RGBA pixels, or in an image (JPEG, PNG, GIF or BMP) the worker decodes itself,
- * read in a worker thread. Rejects when the image cannot be decoded or the decoder takes too long.
+ * The valid EAN-13 symbols found in an image, decoded and read in a worker thread. Rejects when the image cannot be
+ * decoded or the decoder takes too long.
  */
 export async function readEan13(request: BarcodeRequest): Promise<string[]> {
   const timeout = AbortSignal.timeout(TIMEOUT_MS);

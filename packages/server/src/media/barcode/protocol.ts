@@ -1,8 +1,13 @@
 /** Messages between the main thread and the barcode worker. */
-export type BarcodeRequest =
-  /** Grey pixels (one byte each), decoded and downscaled by sharp on the main side (what a page usually comes as). */
-  | { grey: { data: Uint8Array; width: number; height: number } }
-  /** An image the decoder reads itself (JPEG, PNG, GIF, BMP): for what sharp cannot decode. */
-  | { image: Uint8Array };
+export interface BarcodeRequest {
+  /** The page's encoded bytes (JPEG, PNG, WebP…): a view of a buffer shared with the caller, read where it is. */
+  image: Uint8Array;
+  /** Decoded whole up to this many pixels, brought down to it beyond (a JPEG's shrink-on-load where it can). */
+  maxPixels: number;
+  /** sharp's refusal limit (media limits), for what the caller could not size from the header. */
+  limitInputPixels: number;
+  /** What sharp cannot decode is left to zxing's own decoder (JPEG, PNG, GIF, BMP only). */
+  zxingDecodes: boolean;
+}
 
 export type BarcodeResponse = { ok: true; ean13: string[] } | { ok: false; message: string };

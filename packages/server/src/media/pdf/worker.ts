@@ -5,9 +5,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { PDFiumLibrary, type PDFiumDocument } from '@hyzyla/pdfium';
 import type { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
 import type { PdfWorkerOptions } from './index.js';
 import type { PdfFailureKind, PdfRequest, PdfResponse } from './protocol.js';
+import { loadSharp } from '../sharp.js';
 import { moving, poolOptions, retireAfterThisCall, serve } from '../worker-thread.js';
 
 class Failure extends Error {
@@ -93,6 +93,7 @@ async function render(
   const page = doc.getPage(number - 1);
   const rendered = await page.render({ scale: 1, width: size.width, height: size.height, render: 'bitmap' });
   // REVERSE_BYTE_ORDER is set by the wrapper: RGBA, white background, opaque
+  const sharp = await loadSharp();
   const { data, info } = await sharp(rendered.data, {
     raw: { width: rendered.width, height: rendered.height, channels: 4 },
     limitInputPixels: false,
