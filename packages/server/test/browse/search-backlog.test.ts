@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { newId } from '../../src/domain/ids.js';
+import type { Db } from '../../src/db/database.js';
 import { indexPendingBatch } from '../../src/db/search/sqlite-fts.js';
 import { watchTurns } from '../support/event-loop.js';
 import { onPostgres } from '../support/postgres.js';
@@ -140,6 +141,34 @@ describe.runIf(onPostgres())(`a search backlog of ${BOOKS} books on PostgreSQL`,
     ]);
   }, 120_000);
 
+  const rename = (tx: Db, book: { id: string; name: string }) =>
+    tx
+      .updateTable('book')
+      .set({ name: `${book.name} renamed` })
+      .where('id', '=', book.id)
+      .execute();
+
+  /**
+   * A writer's transaction does `first`, an indexing batch starts beside it, and half a second later (the batch
+   * under way) the writer does `then` and commits. Both outcomes, the writer's and the batch's.
+   */
+  async function besideWriter(first: (tx: Db) => Promise<unknown>, then: (tx: Db) => Promise<unknown>) {
+    const db = s.app.deps.db;
+    let indexed: Promise<{ count: number; done: boolean }> | undefined;
+    const writer = db.transaction().execute(async (tx) => {
+      await first(tx);
+      indexed = db.transaction().execute((itx) => indexPendingBatch(itx, 100));
+      await new Promise((r) => setTimeout(r, 500));
+      await then(tx);
+    });
+    return Promise.allSettled([writer, writer.then(() => indexed!)]);
+  }
+
+  const notedBooks = async () =>
+    (await s.app.deps.db.selectFrom('search_pending').select('id').where('kind', '=', 'book').execute())
+      .map((n) => n.id)
+      .sort();
+
   it('indexes beside a writer that holds notes, without a deadlock', async () => {
     const db = s.app.deps.db;
     // the backlog indexed (the test above); two books noted again, as a scan's changes note them
@@ -149,30 +178,17 @@ describe.runIf(onPostgres())(`a search backlog of ${BOOKS} books on PostgreSQL`,
       .values([x!, y!].map((b) => ({ kind: 'book', id: b.id })))
       .onConflict((oc) => oc.doNothing())
       .execute();
-    let indexed: Promise<{ count: number }> | undefined;
-    // A scan's transaction: it renames Y (its note now held until it commits), and X half a second later, while
-    // the indexer's batch is under way. Before the indexer skipped held notes, it took Y's note and waited for the
-    // writer, which then waited for X's: PostgreSQL detected a deadlock after a second and failed one of them.
-    const writer = db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('book')
-        .set({ name: `${y!.name} renamed` })
-        .where('id', '=', y!.id)
-        .execute();
-      indexed = db.transaction().execute((itx) => indexPendingBatch(itx, 100));
-      await new Promise((r) => setTimeout(r, 500));
-      await tx
-        .updateTable('book')
-        .set({ name: `${x!.name} renamed` })
-        .where('id', '=', x!.id)
-        .execute();
-    });
-    const [written, batch] = await Promise.allSettled([writer, writer.then(() => indexed!)]);
+    // A scan's transaction renames Y (its note now held until it commits), then X. Before the indexer skipped held
+    // notes, it took Y's note and waited for the writer, which then waited for X's: PostgreSQL detected a deadlock
+    // after a second and failed one of them.
+    const [written, batch] = await besideWriter(
+      (tx) => rename(tx, y!),
+      (tx) => rename(tx, x!),
+    );
     expect(written.status).toBe('fulfilled');
     expect(batch.status).toBe('fulfilled');
     // X indexed and noted again by the writer; Y still noted, for a later batch: no change is lost
-    const notes = await db.selectFrom('search_pending').select('id').where('kind', '=', 'book').execute();
-    expect(notes.map((n) => n.id).sort()).toEqual([x!.id, y!.id].sort());
+    expect(await notedBooks()).toEqual([x!.id, y!.id].sort());
   }, 60_000);
 
   it("indexes beside a writer that holds a book's row, without a deadlock", async () => {
@@ -180,24 +196,15 @@ describe.runIf(onPostgres())(`a search backlog of ${BOOKS} books on PostgreSQL`,
     const [x] = await db.selectFrom('book').select(['id', 'name']).orderBy('id', 'desc').limit(1).execute();
     await db.deleteFrom('search_pending').execute();
     await db.insertInto('search_pending').values({ kind: 'book', id: x!.id }).execute();
-    let indexed: Promise<{ count: number }> | undefined;
-    // A writer holds X's row (a change the search does not see), and renames it half a second later. Writing X's
-    // document sets the row's sort title: an indexer that took X's note waited for the writer, whose note of the
-    // rename then waited for the indexer.
-    const writer = db.transaction().execute(async (tx) => {
-      await tx.updateTable('book').set({ file_size: 2000 }).where('id', '=', x!.id).execute();
-      indexed = db.transaction().execute((itx) => indexPendingBatch(itx, 100));
-      await new Promise((r) => setTimeout(r, 500));
-      await tx
-        .updateTable('book')
-        .set({ name: `${x!.name} renamed` })
-        .where('id', '=', x!.id)
-        .execute();
-    });
-    const [written, batch] = await Promise.allSettled([writer, writer.then(() => indexed!)]);
+    // A writer holds X's row (a change the search does not see), then renames it. Writing X's document sets the
+    // row's sort title: an indexer that took X's note waited for the writer, whose note of the rename then waited
+    // for the indexer.
+    const [written, batch] = await besideWriter(
+      (tx) => tx.updateTable('book').set({ file_size: 2000 }).where('id', '=', x!.id).execute(),
+      (tx) => rename(tx, x!),
+    );
     expect(written.status).toBe('fulfilled');
     expect(batch).toEqual({ status: 'fulfilled', value: { count: 0, done: true } });
-    const notes = await db.selectFrom('search_pending').select('id').where('kind', '=', 'book').execute();
-    expect(notes.map((n) => n.id)).toEqual([x!.id]);
+    expect(await notedBooks()).toEqual([x!.id]);
   }, 60_000);
 });
