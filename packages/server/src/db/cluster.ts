@@ -6,6 +6,7 @@
  * graphile-worker migrates itself), so that the queue and the bus work over any PostgreSQL database.
  */
 import pg from 'pg';
+import { MIGRATION_LOCK } from './database.js';
 
 export type PgPool = pg.Pool;
 
@@ -70,6 +71,15 @@ export class ClusterStore {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Runs `work` while no other instance migrates: graphile-worker's migrations take the same lock as Quire's own
+   * (`migrate` in database.ts), whose first step lists every table of the database and fails on a column another
+   * instance's migration drops meanwhile.
+   */
+  migrating<T>(work: () => Promise<T>): Promise<T> {
+    return this.exclusively(MIGRATION_LOCK, work);
   }
 
   /** Runs `work` while no other instance runs work under the same `name` (a session-level advisory lock). */

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, Migrator, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, Migrator, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { dialectOf, type DialectName } from './dialect.js';
@@ -145,11 +145,30 @@ function withStatementCache(sqlite: Database.Database): SqliteDatabase {
   };
 }
 
+/**
+ * The PostgreSQL advisory lock under which an instance migrates (its schema, then graphile-worker's: cluster.ts).
+ * Kysely's migrator first lists every table and column of the database (`pg_get_serial_sequence` on each), which
+ * failed with `column "job_count" of relation "job_queues" does not exist` when a second instance started beside one
+ * whose graphile-worker migration dropped that column (the two-instance test in a CI run).
+ */
+export const MIGRATION_LOCK = 'quire_migrate';
+
 export async function migrate(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  const toLatest = async () => {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (error || failed) throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  };
+  if (dialectOf(db) === 'sqlite') return toLatest();
+  await db.connection().execute(async (session) => {
+    await sql`SELECT pg_advisory_lock(hashtext(${MIGRATION_LOCK}))`.execute(session);
+    try {
+      await toLatest();
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(${MIGRATION_LOCK}))`.execute(session);
+    }
+  });
 }
 
 /**

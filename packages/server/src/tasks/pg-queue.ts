@@ -37,8 +37,8 @@ export interface PgTaskQueue extends SharedTaskQueue {
  */
 export async function openPgTaskQueue(pool: PgPool, store: ClusterStore): Promise<PgTaskQueue> {
   // graphile-worker's schema. Its migrations take no lock of their own, and instances starting together would race
-  // to install it: one migrates at a time.
-  await store.exclusively('quire_graphile_worker_migrate', () => runMigrations({ pgPool: pool, logger: quietLogger }));
+  // to install it: one instance migrates at a time, its own schema or graphile-worker's.
+  await store.migrating(() => runMigrations({ pgPool: pool, logger: quietLogger }));
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const changed = (change: QueueChange) => emitter.emit('change', change);
