@@ -52,6 +52,7 @@ export async function isbnInImage(bytes: Uint8Array, mediaType: string): Promise
     // the slots are left to what a reader waits for (pages, posters).
     codes = await readEan13({
       image: shared.subarray(0, bytes.length),
+      size,
       maxPixels: BARCODE_MAX_PIXELS,
       limitInputPixels: mediaLimits().maxImagePixels,
       // zxing's own decoder has no pixel limit: only images whose header was checked above

@@ -53,7 +53,7 @@ const OPTIONS: ReaderOptions = {
 async function rgba(req: BarcodeRequest): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
   const sharp = await loadSharp();
   const input = { failOn: 'none', animated: false, limitInputPixels: req.limitInputPixels } as const;
-  const { width = 0, height = 0 } = await sharp(req.image, input).metadata();
+  const { width = 0, height = 0 } = req.size ?? (await sharp(req.image, input).metadata());
   let pipeline = sharp(req.image, input);
   if (width * height > req.maxPixels) {
     const scale = Math.sqrt(req.maxPixels / (width * height));
