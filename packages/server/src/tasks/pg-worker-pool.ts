@@ -37,7 +37,8 @@ export interface PgWorkerPoolOptions {
  * which instances are alive is a heartbeat row each (`ClusterStore.heartbeat`). Every instance, every `heartbeatMs`,
  * renews its row and releases the jobs held by workers of instances silent for `staleMs`, so a crashed
  * instance's running tasks run again elsewhere within seconds (graphile-worker itself would wait 4 hours).
- * A failing handler is logged and counted, and its job deleted: no retry, as in SQLite mode.
+ * A failing handler is logged and counted, and its job deleted: no retry, as in SQLite mode, except when PostgreSQL
+ * chose its transaction as a deadlock's victim (`isTransient`), which SQLite's single writer never meets.
  */
 export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
   const { pool, store, queue, handlers, logger, taskMetrics } = opts;
@@ -69,12 +70,24 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
     current.set(workerId, { uniqueId, task, priority, groupId: groupIdOf(task), owner: workerId });
     const startedAt = performance.now();
     let failed = false;
-    try {
-      logger.debug({ task: uniqueId, priority }, `Task ${task.kind} started`);
-      await runTask(handlers, task, { priority, submit: (tasks, p) => queue.submit(tasks, p) });
-    } catch (err) {
-      failed = true;
-      logger.error({ err, task: uniqueId }, `Task ${task.kind} failed`);
+    logger.debug({ task: uniqueId, priority }, `Task ${task.kind} started`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runTask(handlers, task, { priority, submit: (tasks, p) => queue.submit(tasks, p) });
+        break;
+      } catch (err) {
+        if (attempt < TRANSIENT_ATTEMPTS && isTransient(err) && !stopping) {
+          logger.warn(
+            { err, task: uniqueId, attempt },
+            `Task ${task.kind} lost a race with another writer; running it again`,
+          );
+          await new Promise((r) => setTimeout(r, 50 + Math.random() * 200 * attempt));
+          continue;
+        }
+        failed = true;
+        logger.error({ err, task: uniqueId }, `Task ${task.kind} failed`);
+        break;
+      }
     }
     // Shutting down closed what it used under it: its outcome says nothing, so the job stays held and is taken
     // again by another instance (or this one's next start) once this instance's row is gone.
@@ -175,6 +188,23 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
       return finished;
     },
   };
+}
+
+/**
+ * PostgreSQL aborts one transaction of a deadlock (40P01) or of a serialization conflict (40001): the victim did
+ * nothing wrong and rolled back whole, and every handler may run again (a dead instance's tasks do), so the task is
+ * run again rather than failed. Between writers in different tasks such cycles cannot all be ruled out.
+ */
+const TRANSIENT_ATTEMPTS = 3;
+const TRANSIENT_CODES = new Set(['40P01', '40001']);
+
+function isTransient(err: unknown): boolean {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    const { code, cause } = e as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
+    e = cause;
+  }
+  return false;
 }
 
 function validSize(n: number): number {

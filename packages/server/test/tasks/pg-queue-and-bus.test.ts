@@ -218,6 +218,55 @@ describe('the PostgreSQL task queue', () => {
     expect((await a.queue.counts()).count).toBe(0);
   }, 60_000);
 
+  it("runs a task again when PostgreSQL made it a deadlock's victim", async () => {
+    const { connect, url } = await freshDatabaseWithUrl();
+    const rows = new pg.Pool({ connectionString: url, max: 4 });
+    opened.push(rows);
+    await rows.query('CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)');
+    await rows.query('INSERT INTO counter VALUES (1, 0), (2, 0)');
+    // Two tasks each lock one row, wait until the other holds its row, then want the other's: a real deadlock,
+    // which PostgreSQL breaks after deadlock_timeout by aborting one of the two transactions.
+    let holding = 0;
+    const attempts: string[] = [];
+    const failures: boolean[] = [];
+    const a = await instance(
+      connect,
+      async (task) => {
+        const id = (task as { bookId: string }).bookId;
+        attempts.push(id);
+        const [first, second] = id === 'left' ? [1, 2] : [2, 1];
+        const client = await rows.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query('UPDATE counter SET n = n + 1 WHERE id = $1', [first]);
+          if (attempts.filter((x) => x === id).length === 1) {
+            holding++;
+            await until(() => holding === 2, 10_000);
+          }
+          await client.query('UPDATE counter SET n = n + 1 WHERE id = $1', [second]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        } finally {
+          client.release();
+        }
+      },
+      {
+        size: 2,
+        metrics: { record: async (m: { failed: boolean }) => void failures.push(m.failed) } as typeof noMetrics,
+      },
+    );
+    a.pool.start();
+    await a.queue.submit([hash('left'), hash('right')], PRIORITY.DEFAULT);
+    await until(() => failures.length === 2);
+    expect(failures).toEqual([false, false]);
+    expect(attempts).toHaveLength(3); // the victim ran twice
+    // Both tasks' updates happened, each once: the victim's first attempt left nothing behind.
+    expect((await rows.query('SELECT n FROM counter ORDER BY id')).rows).toEqual([{ n: 2 }, { n: 2 }]);
+    await a.pool.stop(5_000);
+  }, 60_000);
+
   it('gives a task that a silent instance held to another instance, which finishes it', async () => {
     const connect = await freshDatabase();
     const finished: string[] = [];
