@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERIES_FIELDS } from '../../src/db/search/fields.js';
+import { BOOK_FIELDS, SERIES_FIELDS } from '../../src/db/search/fields.js';
 import { toMatchExpression, toMatchExpressions } from '../../src/db/search/match.js';
 import { parse } from '../../src/db/search/query.js';
-import { fillSeriesTitles } from '../../src/db/search/sqlite-fts.js';
+import { fillBookTitles, fillSeriesTitles } from '../../src/db/search/sqlite-fts.js';
 import { documentField, needles } from '../../src/db/search/text.js';
 import { fold, sortKey } from '../../src/domain/text.js';
 import { bookKeys, buildFixture, client, seriesKeys, type Fixture } from './support.js';
@@ -68,6 +68,10 @@ describe('query language', () => {
       expect(titlesOnly(q), q).toBe(true);
     for (const q of ['bat -acrobat', 'bat publisher:marvel', 'bat OR *:*', 'publisher:marvel'])
       expect(titlesOnly(q), q).toBe(false);
+    // A book's title columns are its title and its ISBN.
+    const bookTitlesOnly = (q: string) => toMatchExpressions(q, BOOK_FIELDS)?.titlesOnly;
+    for (const q of ['batman', 'isbn:140120 bat', 'title:bat miller', 'tit*']) expect(bookTitlesOnly(q), q).toBe(true);
+    for (const q of ['bat -acrobat', 'bat author:miller', 'bat OR *:*']) expect(bookTitlesOnly(q), q).toBe(false);
   });
 });
 
@@ -218,5 +222,142 @@ describe('through the API', () => {
     await db.deleteFrom('series').where('id', '=', f.series.zombie!).execute();
     expect(await series('living')).toEqual([]);
     expect(await books('zombie')).toEqual([]);
+  });
+});
+
+describe('book search on the book titles’ own table (migration 0025)', () => {
+  let f: Fixture;
+  let c: ReturnType<typeof client>;
+  beforeAll(async () => {
+    f = await buildFixture();
+    c = client(f);
+    // Title words in other fields too, so that a search has hits in the title tiers and in the tier of all fields.
+    await f.db
+      .updateTable('book_metadata')
+      .set({ summary: 'Batman guest stars.' })
+      .where('book_id', '=', f.books['xmen/X-Men 2']!)
+      .execute();
+    await f.db
+      .insertInto('book_metadata_tag')
+      .values({ book_id: f.books['elodie/Élodie 1']!, position: 0, tag: 'titan' })
+      .execute();
+  }, 60_000);
+  afterAll(() => f.s.close());
+
+  /** Book keys for a search, most relevant first. */
+  const books = async (q: string) =>
+    bookKeys(f, await c.bookPage(f.users.admin, '/api/v1/books/list?unpaged=true', { fullTextSearch: q }));
+
+  const batmans = ['batman/Batman 01', 'batman/Batman 02', 'batman/Batman 03'];
+  const titans = ['titan/Titan 1', 'titan/Titan 2', 'titan/Titan 2.5'];
+  const everything = [
+    'batman/Batman 04',
+    'titan/Titan 1',
+    'titan/Titan 2',
+    'xmen/X-Men 1',
+    'xmen/X-Men 2',
+    'elodie/Élodie 1',
+    'elodie/Élodie 2',
+    'zombie/Zombie 1',
+    ...batmans,
+    'titan/Titan 2.5',
+    'acrobat/acrobat tales',
+  ];
+  /**
+   * What the build before migration 0025 answered (its title tiers read `book_fts`), in its order: title words,
+   * ISBNs, prefixes, words in authors, tags or summaries only, negations, `*:*`, fields.
+   */
+  const before: Record<string, string[]> = {
+    bat: [...batmans, 'acrobat/acrobat tales', 'xmen/X-Men 2'],
+    batman: [...batmans, 'xmen/X-Men 2'],
+    titan: [...titans, 'elodie/Élodie 1'],
+    'tit*': [...titans, 'elodie/Élodie 1'],
+    'ba*': [...batmans, 'xmen/X-Men 2'],
+    'bat*': [...batmans, 'acrobat/acrobat tales', 'xmen/X-Men 2'],
+    'acro*': ['acrobat/acrobat tales'],
+    miller: batmans,
+    noir: ['batman/Batman 01', 'batman/Batman 02'],
+    commissioner: ['batman/Batman 03'],
+    guest: ['xmen/X-Men 2'],
+    '140120': ['batman/Batman 01'],
+    '9781401207526': ['batman/Batman 01'],
+    x: ['xmen/X-Men 1', 'xmen/X-Men 2'],
+    men: ['xmen/X-Men 1', 'xmen/X-Men 2'],
+    ÉLODIE: ['elodie/Élodie 1', 'elodie/Élodie 2'],
+    'bat -acrobat': [...batmans, 'xmen/X-Men 2'],
+    '-titan': [
+      'batman/Batman 04',
+      'xmen/X-Men 1',
+      'xmen/X-Men 2',
+      'elodie/Élodie 2',
+      'zombie/Zombie 1',
+      ...batmans,
+      'acrobat/acrobat tales',
+    ],
+    'NOT bat': [
+      'batman/Batman 04',
+      'titan/Titan 1',
+      'titan/Titan 2',
+      'xmen/X-Men 1',
+      'elodie/Élodie 1',
+      'elodie/Élodie 2',
+      'zombie/Zombie 1',
+      'titan/Titan 2.5',
+    ],
+    'batman -miller': ['xmen/X-Men 2'],
+    'titan -tag:titan': titans,
+    '*:*': everything,
+    'bat OR *:*': everything,
+    'batman OR titan': [
+      'titan/Titan 1',
+      'titan/Titan 2',
+      ...batmans,
+      'titan/Titan 2.5',
+      'xmen/X-Men 2',
+      'elodie/Élodie 1',
+    ],
+    'batman OR miller': [...batmans, 'xmen/X-Men 2'],
+    '"batman 01"': ['batman/Batman 01'],
+    'title:titan': titans,
+    'author:miller': batmans,
+    'tag:titan': ['elodie/Élodie 1'],
+    'isbn:140120': ['batman/Batman 01'],
+    'title:bat miller': batmans,
+    'batman titan': [],
+    zzz: [],
+    '(batman': [],
+  };
+  const ranked = async () => {
+    const out: Record<string, string[]> = {};
+    for (const q of Object.keys(before)) out[q] = await books(q);
+    return out;
+  };
+
+  it('finds and ranks the same books as when the title tiers read the whole index', async () => {
+    expect(await ranked()).toEqual(before);
+  });
+
+  it('ranks the same on the titles migration 0025 fills in as on those the indexer writes', async () => {
+    await sql`DELETE FROM book_title_fts`.execute(f.db);
+    // Without the titles, title matches no longer rank first: the title tiers read this table.
+    expect(await books('bat')).toEqual(['xmen/X-Men 2', ...batmans, 'acrobat/acrobat tales']);
+    await fillBookTitles(f.db);
+    expect(await ranked()).toEqual(before);
+  });
+
+  it('follows a changed title and drops a deleted book', async () => {
+    await f.db
+      .updateTable('book_metadata')
+      .set({ title: 'Titan Returns' })
+      .where('book_id', '=', f.books['xmen/X-Men 1']!)
+      .execute();
+    expect(await books('returns')).toEqual(['xmen/X-Men 1']);
+    expect(await books('titan')).toEqual([...titans, 'xmen/X-Men 1', 'elodie/Élodie 1']);
+    await f.db.deleteFrom('book').where('id', '=', f.books['titan/Titan 2']!).execute();
+    expect(await books('titan')).toEqual(['titan/Titan 1', 'titan/Titan 2.5', 'xmen/X-Men 1', 'elodie/Élodie 1']);
+    // Neither table keeps a document of a book that has none any more.
+    const count = async (table: string) =>
+      Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(f.db)).rows[0]!.n);
+    expect(await count('book_title_fts')).toBe(await count('book_search'));
   });
 });

@@ -356,3 +356,24 @@ export async function searchSerialScans(db: Kysely<unknown>): Promise<void> {
   for (const table of ['series_fts', 'series_title_fts', 'book_fts'])
     await run(db, `ALTER TABLE ${table} SET (parallel_workers = 0)`);
 }
+
+/**
+ * Migration 0025: the book titles' own search table (filled by the migration between the two, as on SQLite), and
+ * its trigram index, built once the table is filled. Scanned by one process, as the other search tables are
+ * (migration 0024).
+ */
+export async function bookTitleTable(db: Kysely<unknown>): Promise<void> {
+  await run(
+    db,
+    `CREATE TABLE book_title_fts (rowid bigint PRIMARY KEY, title text NOT NULL DEFAULT '', isbn text NOT NULL DEFAULT '')`,
+  );
+  await run(db, `ALTER TABLE book_title_fts SET (parallel_workers = 0)`);
+}
+
+/** Migration 0025, once `book_title_fts` is filled. */
+export async function bookTitleIndex(db: Kysely<unknown>): Promise<void> {
+  await run(
+    db,
+    `CREATE INDEX book_title_fts_trgm_idx ON book_title_fts USING gin (title gin_trgm_ops, isbn gin_trgm_ops)`,
+  );
+}

@@ -101,6 +101,8 @@ export class PostgresFullTextSearch extends SqliteFullTextSearch {
   }
 
   protected override async analyse(): Promise<void> {
-    await sql`ANALYZE series_search, book_search, series_fts, series_title_fts, book_fts`.execute(this.db);
+    await sql`ANALYZE series_search, book_search, series_fts, series_title_fts, book_fts, book_title_fts`.execute(
+      this.db,
+    );
   }
 }

@@ -107,7 +107,7 @@ export class SqliteFullTextSearch implements FullTextSearch {
     if (expressions === null) return [];
     await this.refresh();
     const table = sql.table(fields.table);
-    // The title tiers read the titles' own table (series: migration 0023) when their expression names no other
+    // The title tiers read the titles' own table (migrations 0023, 0025) when their expression names no other
     // column: in the whole table a condition on the title walks the doclists of every column.
     const titleTable = fields.titleTable !== undefined && expressions.titlesOnly ? sql.table(fields.titleTable) : table;
     const rowids = async (match: string, from = table) =>
@@ -400,6 +400,38 @@ export async function fillSeriesTitles(db: Db): Promise<void> {
   }
 }
 
+/** The title columns of a book document (`BOOK_FIELDS.titles`): its title and its ISBN. */
+const bookTitleColumns = (book: { title: string; isbn: string }): Doc => ({
+  title: documentField([book.title]),
+  isbn: documentField([book.isbn]),
+});
+
+/**
+ * Fills the book titles' own table (migration 0025) for every book indexed so far, as `fillSeriesTitles` does for
+ * series: from the rows and with the code the indexer writes the title columns of `book_fts` with.
+ */
+export async function fillBookTitles(db: Db): Promise<void> {
+  for (let after = 0; ;) {
+    const indexed = await db
+      .selectFrom('book_search as bs')
+      .innerJoin('book_metadata as bm', 'bm.book_id', 'bs.book_id')
+      .select(['bs.docid', 'bm.title', 'bm.isbn'])
+      .where('bs.docid', '>', after)
+      .orderBy('bs.docid')
+      .limit(500)
+      .execute();
+    if (indexed.length === 0) return;
+    after = indexed.at(-1)!.docid;
+    for (const part of chunks(indexed, 100)) {
+      await insertTitles(
+        db,
+        'book',
+        part.map((r) => ({ docid: r.docid, doc: bookTitleColumns(r) })),
+      );
+    }
+  }
+}
+
 async function indexSeries(tx: Db, ids: string[]): Promise<void> {
   const rows = await tx
     .selectFrom('series as s')
@@ -555,8 +587,7 @@ async function indexBooks(tx: Db, ids: string[]): Promise<void> {
   const docs = rows.map((r) => {
     const oneshot = Boolean(r.oneshot);
     const doc: Doc = {
-      title: documentField([r.title]),
-      isbn: documentField([r.isbn]),
+      ...bookTitleColumns(r),
       tag: documentField((tagsOf.get(r.id) ?? []).map((t) => t.tag)),
       ...authorColumns(authorsOf.get(r.id)),
       release_date: documentField([year(r.release_date)]),
