@@ -32,6 +32,30 @@ export function serve<Call, Answer>(handler: (call: Call) => Answer | Promise<An
 
 let collect: ((options: { type: 'minor' }) => void) | undefined;
 
+function youngCollector(): (options: { type: 'minor' }) => void {
+  collect ??= (() => {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as (options: { type: 'minor' }) => void;
+  })();
+  return collect;
+}
+
+/**
+ * Young-generation collections now, mid-call, until the memory of a native library's Buffers found dead (sharp's
+ * outputs) is given back: a page's decoded pixels, once copied where they are read, are then freed before the call's
+ * next step rather than beside it. Such a Buffer is freed in two steps of Node's: the first collection finds it dead
+ * and queues its finalizer, which runs on the next turn of the event loop; only the collection after that frees its
+ * memory, again from the event loop. One collection after each call left every page's pixels alive until the
+ * next call had decoded its own: two pages' at once through an import (`/proc/<pid>/maps`, issue 18).
+ */
+export async function collectNow(): Promise<void> {
+  const gc = youngCollector();
+  for (let i = 0; i < 2; i++) {
+    gc({ type: 'minor' });
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /**
  * A young-generation collection once this call's answer is sent (0.05–0.3 ms; a full one takes 25–40 ms). What a
  * call receives (its bytes, or a view of a shared buffer) is garbage after it, and a worker allocates too little
@@ -40,11 +64,8 @@ let collect: ((options: { type: 'minor' }) => void) | undefined;
  * the barcode worker held up to ~60 MB of received pages during an import (issue 18).
  */
 export function collectAfterThisCall(): void {
-  collect ??= (() => {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as (options: { type: 'minor' }) => void;
-  })();
-  setImmediate(() => collect!({ type: 'minor' })); // once this call and its bytes are unreachable
+  const gc = youngCollector();
+  setImmediate(() => gc({ type: 'minor' })); // once this call and its bytes are unreachable
 }
 
 /** An answer whose `buffers` move to the main thread instead of being copied. */

@@ -1,28 +1,44 @@
 /**
  * Barcode worker thread: sharp (libvips) decodes a page to pixels and zxing-wasm (ZXing's C++ port) finds EAN-13
  * symbols in them, trying harder as Komga does. Both run here, tens of milliseconds a page, so that the event loop
- * never waits on them and the pixels (megabytes a page) are garbage in this thread only, collected after each call.
+ * never waits on them and the pixels (megabytes a page) are this thread's only, freed before the search.
  * The pool ends the thread when idle, which gives the WebAssembly heap (it never shrinks) back.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { ReaderOptions } from 'zxing-wasm/reader';
+import {
+  BINARIZERS,
+  CHARACTER_SETS,
+  defaultReaderOptions,
+  EAN_ADD_ON_SYMBOLS,
+  encodeFormats,
+  prepareZXingModule,
+  TEXT_MODES,
+  type ReaderOptions,
+  type ZXingReaderModule,
+  type ZXingReaderOptions,
+  type ZXingReadResult,
+  type ZXingVector,
+} from 'zxing-wasm/reader';
 import { loadSharp } from '../sharp.js';
-import { collectAfterThisCall, serve } from '../worker-thread.js';
+import { collectAfterThisCall, collectNow, serve } from '../worker-thread.js';
 import type { BarcodeRequest, BarcodeResponse } from './protocol.js';
 
-type ZXingReader = typeof import('zxing-wasm/reader');
-let reader: Promise<ZXingReader> | undefined;
+/** With the Emscripten members zxing-wasm's types take from @types/emscripten, which is not a dependency here. */
+type ZXingModule = ZXingReaderModule & {
+  HEAPU8: Uint8Array;
+  _malloc(size: number): number;
+  _free(at: number): void;
+};
+let reader: Promise<ZXingModule> | undefined;
 
 /** Loaded once per thread, with the WebAssembly binary read from the package (never fetched from a CDN). */
-function zxing(): Promise<ZXingReader> {
+function zxing(): Promise<ZXingModule> {
   reader ??= (async () => {
-    const mod = await import('zxing-wasm/reader');
     const path = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
     const bytes = await readFile(path);
     const wasmBinary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    await mod.prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true });
-    return mod;
+    return (await prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true })) as ZXingModule;
   })();
   return reader;
 }
@@ -45,12 +61,34 @@ const OPTIONS: ReaderOptions = {
 };
 
 /**
- * The page as RGBA, which zxing-wasm takes as ImageData and turns to grey with Java ZXing's own weights. libvips'
- * grey (`greyscale()`) goes through linear light in floating point: it cost more than the decode itself (36 against
- * 15 ms for a 1600×2400 JPEG), and with a resize before it, three times the decode (issue 18). Alpha is flattened
- * on white, then set opaque.
+ * The same options as the module's own entry points encode them for `readBarcodesFromPixmap`, which takes grey
+ * pixels already in the WebAssembly heap (zxing-wasm 3.1's `readBarcodes` takes RGBA and makes the grey itself, in
+ * a JavaScript array copied into the heap after).
  */
-async function rgba(req: BarcodeRequest): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+const PIXMAP_OPTIONS: ZXingReaderOptions = (() => {
+  const o = { ...defaultReaderOptions, ...OPTIONS };
+  return {
+    ...o,
+    formats: encodeFormats(o.formats),
+    binarizer: BINARIZERS.indexOf(o.binarizer),
+    eanAddOnSymbol: EAN_ADD_ON_SYMBOLS.indexOf(o.eanAddOnSymbol),
+    textMode: TEXT_MODES.indexOf(o.textMode),
+    characterSet: CHARACTER_SETS.indexOf(o.characterSet),
+  };
+})();
+
+/**
+ * The page's grey pixels, written straight into zxing's WebAssembly heap: libvips decodes it to RGB and the grey is
+ * made here with Java ZXing's own weights (Komga's luminance), which zxing-wasm's ImageData path uses too. libvips'
+ * grey (`greyscale()`) goes through linear light in floating point: it cost more than the decode itself (36 against
+ * 15 ms for a 1600×2400 JPEG), and a `recomb` to one band 52 ms. RGB, not the RGBA zxing-wasm's ImageData wants, and
+ * no JavaScript copy of the grey: a 2000×3000 page held 24 MB of RGBA, 6 MB of grey and the heap's 6 MB at once,
+ * now 18 MB of RGB and the heap's (issue 18). Alpha is flattened on white. Returns the heap address, to be freed.
+ */
+async function greyInHeap(
+  zx: ZXingModule,
+  req: BarcodeRequest,
+): Promise<{ at: number; width: number; height: number }> {
   const sharp = await loadSharp();
   const input = { failOn: 'none', animated: false, limitInputPixels: req.limitInputPixels } as const;
   const { width = 0, height = 0 } = req.size ?? (await sharp(req.image, input).metadata());
@@ -61,36 +99,73 @@ async function rgba(req: BarcodeRequest): Promise<{ data: Uint8ClampedArray; wid
       fit: 'inside',
     });
   }
-  const { data, info } = await pipeline
-    .flatten({ background: '#ffffff' })
-    .toColourspace('srgb')
-    .ensureAlpha(1)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4) throw new Error(`${info.channels} channels where four were asked for`);
-  return {
-    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
-    width: info.width,
-    height: info.height,
-  };
+  // sharp's callback, not its promise: the RGB is turned to grey and dropped within the callback, where a promise
+  // resolved with it kept it reachable beyond the next young-generation collections (issue 18)
+  return new Promise((resolve, reject) => {
+    pipeline
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer((err, rgb, info) => {
+        if (err) return reject(err);
+        if (info.channels !== 3) return reject(new Error(`${info.channels} channels where three were asked for`));
+        const pixels = info.width * info.height;
+        const at = zx._malloc(pixels);
+        if (!at) return reject(new Error(`zxing's heap has no room for ${pixels} bytes`));
+        // the view after the allocation: growing the heap replaces HEAPU8
+        const grey = zx.HEAPU8.subarray(at, at + pixels);
+        for (let i = 0, j = 0; i < pixels; i++, j += 3)
+          grey[i] = (306 * rgb[j]! + 601 * rgb[j + 1]! + 117 * rgb[j + 2]! + 512) >> 10;
+        resolve({ at, width: info.width, height: info.height });
+      });
+  });
+}
+
+/** zxing's own decoder, for what libvips cannot read (BMP): the encoded bytes copied into its heap. */
+function readEncoded(zx: ZXingModule, image: Uint8Array): ZXingVector<ZXingReadResult> {
+  const at = zx._malloc(image.length);
+  if (!at) throw new Error(`zxing's heap has no room for ${image.length} bytes`);
+  try {
+    zx.HEAPU8.set(image, at);
+    return zx.readBarcodesFromImage(at, image.length, PIXMAP_OPTIONS);
+  } finally {
+    zx._free(at);
+  }
+}
+
+function readPixmap(
+  zx: ZXingModule,
+  grey: { at: number; width: number; height: number },
+): ZXingVector<ZXingReadResult> {
+  try {
+    return zx.readBarcodesFromPixmap(grey.at, grey.width, grey.height, PIXMAP_OPTIONS);
+  } finally {
+    zx._free(grey.at);
+  }
 }
 
 export default serve<BarcodeRequest, BarcodeResponse>(async (req) => {
   try {
-    const { readBarcodes } = await zxing();
-    let input: Parameters<typeof readBarcodes>[0];
+    const zx = await zxing();
+    let grey: { at: number; width: number; height: number } | null = null;
     try {
-      input = (await rgba(req)) as unknown as Parameters<typeof readBarcodes>[0];
+      grey = await greyInHeap(zx, req);
     } catch (e) {
       if (!req.zxingDecodes) throw e;
-      input = req.image; // what libvips cannot read (BMP): zxing's own decoder
     }
-    const results = await readBarcodes(input, OPTIONS);
-    return { ok: true, ean13: results.filter((r) => r.isValid).map((r) => r.text) };
+    // the page's RGB, copied into zxing's heap as grey: freed before the search, not beside it
+    if (grey) await collectNow();
+    const results = grey ? readPixmap(zx, grey) : readEncoded(zx, req.image);
+    const ean13: string[] = [];
+    for (let i = 0; i < results.size(); i++) {
+      const r = results.get(i);
+      if (r?.isValid) ean13.push(r.text);
+    }
+    return { ok: true, ean13 };
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   } finally {
-    // the page's pixels and zxing's grey copy of them: garbage after this call
+    // the page's pixels: garbage after this call
     collectAfterThisCall();
   }
 });
