@@ -79,4 +79,23 @@ describe('the unit of work', () => {
     await later;
     expect([await stored('H'), await stored('I')]).toEqual(['8', '9']);
   });
+
+  it('leaves the promises made after it alone (issue 18: no promise hooks between units of work)', async () => {
+    // Node 20's AsyncLocalStorage marks every promise made while it is enabled with its store (a symbol-keyed
+    // property, through V8's promise hooks, which make each promise several times dearer to make and await).
+    // Node turns the hooks off in a microtask of its own: the next turn of the event loop sees them off.
+    const marks = () => Object.getOwnPropertySymbols(new Promise(() => undefined)).length;
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const before = marks();
+    await uow.run((tx) => tx.serverSettings.save({ J: '10' }));
+    await nextTurn();
+    expect(marks()).toBe(before);
+    const inside = uow.run(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return marks();
+    });
+    expect(await inside).toBeGreaterThan(before);
+    await nextTurn();
+    expect(marks()).toBe(before);
+  });
 });

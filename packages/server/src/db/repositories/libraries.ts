@@ -1,3 +1,4 @@
+import { compiledQuery } from '../compiled.js';
 import type { Db } from '../database.js';
 import type { LibraryRepository } from '../../domain/ports.js';
 import type { LibraryTable } from '../schema.js';
@@ -75,6 +76,9 @@ function toColumns(library: Library) {
 }
 
 /** Libraries as stored (engine.md §1.2). */
+/** Read by every task of a book (its library's options): compiled once (db/compiled.ts). */
+const findQuery = compiledQuery((db, id: string) => db.selectFrom('library').selectAll().where('id', '=', id));
+
 export class KyselyLibraryRepository implements LibraryRepository {
   constructor(private readonly db: Db) {}
 
@@ -87,7 +91,7 @@ export class KyselyLibraryRepository implements LibraryRepository {
   }
 
   async find(id: string, t: Db = this.db): Promise<Library | undefined> {
-    const row = await t.selectFrom('library').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = (await findQuery(t, id)).rows;
     return row && toLibrary(row);
   }
 

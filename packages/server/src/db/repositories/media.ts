@@ -1,3 +1,4 @@
+import { compiledQuery } from '../compiled.js';
 import { atomically, type Db } from '../database.js';
 import type { MediaRepository } from '../../domain/ports.js';
 import type {
@@ -23,36 +24,85 @@ const chunks = <T>(items: readonly T[], size = CHUNK): T[][] => {
 const pageKey = (p: { fileName: string; mediaType: string; fileSize: number | null }) =>
   `${p.fileSize ?? ''}\u0000${p.mediaType}\u0000${p.fileName}`;
 
+// What every analysis of a book runs, whatever the book: compiled once (db/compiled.ts).
+const analysisTargetQuery = compiledQuery((db, bookId: string) =>
+  db
+    .selectFrom('book as b')
+    .innerJoin('library as l', 'l.id', 'b.library_id')
+    .leftJoin('media as m', 'm.book_id', 'b.id')
+    .select([
+      'b.id',
+      'b.series_id',
+      'b.library_id',
+      'b.name',
+      'b.url',
+      'b.file_hash',
+      'b.file_hash_koreader',
+      'b.file_size',
+      'b.file_last_modified',
+      'm.status',
+      'm.media_type',
+      'm.page_count',
+      'l.analyze_dimensions',
+      'l.hash_files',
+      'l.hash_pages',
+      'l.hash_koreader',
+      'l.convert_to_cbz',
+      'l.repair_extensions',
+    ])
+    .where('b.id', '=', bookId),
+);
+
+const upsertQuery = compiledQuery(
+  (
+    db,
+    bookId: string,
+    now: string,
+    status: string,
+    mediaType: string | null,
+    comment: string | null,
+    pageCount: number,
+    epubDivinaCompatible: number,
+    epubIsKepub: number,
+    extension: string | null,
+  ) => {
+    const values = {
+      status,
+      media_type: mediaType,
+      comment,
+      page_count: pageCount,
+      epub_divina_compatible: epubDivinaCompatible,
+      epub_is_kepub: epubIsKepub,
+      extension,
+      last_modified_date: now,
+    };
+    return db
+      .insertInto('media')
+      .values({ book_id: bookId, created_date: now, ...values })
+      .onConflict((oc) => oc.column('book_id').doUpdateSet(values));
+  },
+);
+const setFileHashQuery = compiledQuery((db, bookId: string, hash: string) =>
+  db.updateTable('book').set({ file_hash: hash }).where('id', '=', bookId),
+);
+const findQuery = compiledQuery((db, bookId: string) =>
+  db.selectFrom('media').selectAll().where('book_id', '=', bookId),
+);
+const pagesQuery = compiledQuery((db, bookId: string) =>
+  db.selectFrom('media_page').selectAll().where('book_id', '=', bookId).orderBy('number'),
+);
+const deletePagesQuery = compiledQuery((db, bookId: string) =>
+  db.deleteFrom('media_page').where('book_id', '=', bookId),
+);
+const deleteFilesQuery = compiledQuery((db, bookId: string) =>
+  db.deleteFrom('media_file').where('book_id', '=', bookId),
+);
+
 export class KyselyMediaRepository implements MediaRepository {
   constructor(private readonly db: Db) {}
 
   async analysisTarget(bookId: string, t: Db = this.db): Promise<AnalysisTarget | undefined> {
-    const row = await t
-      .selectFrom('book as b')
-      .innerJoin('library as l', 'l.id', 'b.library_id')
-      .leftJoin('media as m', 'm.book_id', 'b.id')
-      .select([
-        'b.id',
-        'b.series_id',
-        'b.library_id',
-        'b.name',
-        'b.url',
-        'b.file_hash',
-        'b.file_hash_koreader',
-        'b.file_size',
-        'b.file_last_modified',
-        'm.status',
-        'm.media_type',
-        'm.page_count',
-        'l.analyze_dimensions',
-        'l.hash_files',
-        'l.hash_pages',
-        'l.hash_koreader',
-        'l.convert_to_cbz',
-        'l.repair_extensions',
-      ])
-      .where('b.id', '=', bookId)
-      .executeTakeFirst();
+    const [row] = (await analysisTargetQuery(t, bookId)).rows;
     if (!row) return undefined;
     return {
       bookId: row.id,
@@ -77,7 +127,7 @@ export class KyselyMediaRepository implements MediaRepository {
   }
 
   async find(bookId: string, t: Db = this.db): Promise<StoredMedia | undefined> {
-    const row = await t.selectFrom('media').selectAll().where('book_id', '=', bookId).executeTakeFirst();
+    const [row] = (await findQuery(t, bookId)).rows;
     if (!row) return undefined;
     return {
       bookId: row.book_id,
@@ -94,8 +144,7 @@ export class KyselyMediaRepository implements MediaRepository {
   }
 
   async pages(bookId: string, t: Db = this.db): Promise<StoredPage[]> {
-    const rows = await t.selectFrom('media_page').selectAll().where('book_id', '=', bookId).orderBy('number').execute();
-    return rows.map(toPage);
+    return (await pagesQuery(t, bookId)).rows.map(toPage);
   }
 
   /** One page, 0-based. */
@@ -131,23 +180,20 @@ export class KyselyMediaRepository implements MediaRepository {
       const oldHashes = new Map(
         (await this.pages(bookId, t)).filter((p) => p.fileHash !== '').map((p) => [pageKey(p), p.fileHash]),
       );
-      await t.deleteFrom('media_page').where('book_id', '=', bookId).execute();
-      await t.deleteFrom('media_file').where('book_id', '=', bookId).execute();
-      const values = {
-        status: a.status,
-        media_type: a.mediaType,
-        comment: a.comment,
-        page_count: a.pageCount,
-        epub_divina_compatible: a.epubDivinaCompatible ? 1 : 0,
-        epub_is_kepub: a.epubIsKepub ? 1 : 0,
-        extension: a.extension,
-        last_modified_date: now,
-      };
-      await t
-        .insertInto('media')
-        .values({ book_id: bookId, created_date: now, ...values })
-        .onConflict((oc) => oc.column('book_id').doUpdateSet(values))
-        .execute();
+      await deletePagesQuery(t, bookId);
+      await deleteFilesQuery(t, bookId);
+      await upsertQuery(
+        t,
+        bookId,
+        now,
+        a.status,
+        a.mediaType,
+        a.comment,
+        a.pageCount,
+        a.epubDivinaCompatible ? 1 : 0,
+        a.epubIsKepub ? 1 : 0,
+        a.extension,
+      );
       const pages = a.pages.map((p, number) => ({
         book_id: bookId,
         number,
@@ -203,7 +249,7 @@ export class KyselyMediaRepository implements MediaRepository {
 
   /** The book's file hash (HashBook, engine.md §5.1). */
   async setFileHash(bookId: string, hash: string): Promise<void> {
-    await this.db.updateTable('book').set({ file_hash: hash }).where('id', '=', bookId).execute();
+    await setFileHashQuery(this.db, bookId, hash);
   }
 
   /** The book's KOReader partial MD5 (HashBookKoreader, engine.md §5.2). */

@@ -1,35 +1,32 @@
 import { sql } from 'kysely';
 import type { TaskMetricsRepository, TaskRun, TaskTypeFigures } from '../../domain/metrics.js';
+import { compiledQuery } from '../compiled.js';
 import type { Db } from '../database.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const hourOf = (d: Date) => Math.floor(d.getTime() / HOUR_MS);
 
+/** Run after every task: compiled once (db/compiled.ts). */
+const recordQuery = compiledQuery((db, type: string, hour: number, failures: number, durationMs: number) =>
+  db
+    .insertInto('task_metric')
+    .values({ type, hour, count: 1, failures, total_ms: durationMs, max_ms: durationMs })
+    .onConflict((oc) =>
+      oc.columns(['type', 'hour']).doUpdateSet({
+        count: sql`task_metric.count + 1`,
+        failures: sql`task_metric.failures + ${failures}`,
+        total_ms: sql`task_metric.total_ms + excluded.total_ms`,
+        max_ms: sql`CASE WHEN excluded.max_ms > task_metric.max_ms THEN excluded.max_ms ELSE task_metric.max_ms END`,
+      }),
+    ),
+);
+
 export class KyselyTaskMetricsRepository implements TaskMetricsRepository {
   constructor(private readonly db: Db) {}
 
   async record(run: TaskRun): Promise<void> {
-    const failures = run.failed ? 1 : 0;
     // One statement that adds to the row: instances sharing the database never overwrite each other's runs.
-    await this.db
-      .insertInto('task_metric')
-      .values({
-        type: run.type,
-        hour: hourOf(run.finishedAt),
-        count: 1,
-        failures,
-        total_ms: run.durationMs,
-        max_ms: run.durationMs,
-      })
-      .onConflict((oc) =>
-        oc.columns(['type', 'hour']).doUpdateSet({
-          count: sql`task_metric.count + 1`,
-          failures: sql`task_metric.failures + ${failures}`,
-          total_ms: sql`task_metric.total_ms + excluded.total_ms`,
-          max_ms: sql`CASE WHEN excluded.max_ms > task_metric.max_ms THEN excluded.max_ms ELSE task_metric.max_ms END`,
-        }),
-      )
-      .execute();
+    await recordQuery(this.db, run.type, hourOf(run.finishedAt), run.failed ? 1 : 0, run.durationMs);
   }
 
   async figuresSince(since: Date): Promise<TaskTypeFigures[]> {

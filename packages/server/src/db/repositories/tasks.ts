@@ -1,5 +1,6 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, OnConflictBuilder } from 'kysely';
 import { atomically, type Db } from '../database.js';
+import { compiledQuery } from '../compiled.js';
 import { oneAtATime } from '../dialect.js';
 import type { DB } from '../schema.js';
 
@@ -44,11 +45,15 @@ export class TaskRepository {
     }
     const unique = [...byId.values()];
     const write = async (tx: Db) => {
-      const top = await tx
-        .selectFrom('task')
-        .select((eb) => eb.fn.max('seq').as('seq'))
-        .executeTakeFirst();
+      const [top] = (await topSeqQuery(tx)).rows;
       let seq = Number(top?.seq ?? 0);
+      if (unique.length === 1) {
+        // A runner's follow-ups: usually one task a submit.
+        const [task] = unique as [NewStoredTask];
+        const { uniqueId, kind, priority, groupId, payload } = task;
+        await insertOneQuery(tx, uniqueId, kind, priority, groupId, payload, seq + 1, now);
+        return;
+      }
       for (let i = 0; i < unique.length; i += CHUNK) {
         const rows = unique.slice(i, i + CHUNK).map((task) => ({
           unique_id: task.uniqueId,
@@ -62,20 +67,7 @@ export class TaskRepository {
           created_date: now,
           last_modified_date: now,
         }));
-        await tx
-          .insertInto('task')
-          .values(rows)
-          .onConflict((oc) =>
-            oc.column('unique_id').doUpdateSet((eb) => ({
-              priority: eb.ref('excluded.priority'),
-              group_id: eb.ref('excluded.group_id'),
-              payload: eb.ref('excluded.payload'),
-              seq: eb.ref('excluded.seq'),
-              last_modified_date: eb.ref('excluded.last_modified_date'),
-              run_again: eb.case().when('task.owner', 'is', null).then(0).else(1).end(),
-            })),
-          )
-          .execute();
+        await tx.insertInto('task').values(rows).onConflict(requeue).execute();
       }
     };
     // The max(seq) read and the inserts must not interleave with another submit.
@@ -94,23 +86,7 @@ export class TaskRepository {
   }
 
   private async takeNextNow(owner: string, t: Db): Promise<StoredTask | undefined> {
-    const row = await t
-      .updateTable('task')
-      .set({ owner })
-      .where('unique_id', '=', (eb) =>
-        eb
-          .selectFrom('task')
-          .select('unique_id')
-          .where('owner', 'is', null)
-          .where(groupIsIdle)
-          .orderBy('priority', 'desc')
-          .orderBy('seq', 'asc')
-          .limit(1),
-      )
-      .where('owner', 'is', null)
-      .where(groupIsIdle)
-      .returningAll()
-      .executeTakeFirst();
+    const [row] = (await takeNextQuery(t, owner)).rows;
     return row && toStoredTask(row);
   }
 
@@ -138,13 +114,8 @@ export class TaskRepository {
    * that submission wrote. Returns what happened ('missing' if the row was not running).
    */
   async finish(uniqueId: string, t: Db = this.db): Promise<'deleted' | 'requeued' | 'missing'> {
-    const deleted = await t
-      .deleteFrom('task')
-      .where('unique_id', '=', uniqueId)
-      .where('owner', 'is not', null)
-      .where('run_again', '=', 0)
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) > 0) return 'deleted';
+    const deleted = await finishQuery(t, uniqueId);
+    if (Number(deleted.numAffectedRows) > 0) return 'deleted';
     const requeued = await t
       .updateTable('task')
       .set({ owner: null, run_again: 0 })
@@ -206,6 +177,73 @@ export class TaskRepository {
     return rows.map(toStoredTask);
   }
 }
+
+// Every task run takes, ends and counts itself, and most submit follow-ups: the same SQL each time, compiled once.
+const takeNextQuery = compiledQuery((db, owner: string) =>
+  db
+    .updateTable('task')
+    .set({ owner })
+    .where('unique_id', '=', (eb) =>
+      eb
+        .selectFrom('task')
+        .select('unique_id')
+        .where('owner', 'is', null)
+        .where(groupIsIdle)
+        .orderBy('priority', 'desc')
+        .orderBy('seq', 'asc')
+        .limit(1),
+    )
+    .where('owner', 'is', null)
+    .where(groupIsIdle)
+    .returningAll(),
+);
+
+const finishQuery = compiledQuery((db, uniqueId: string) =>
+  db.deleteFrom('task').where('unique_id', '=', uniqueId).where('owner', 'is not', null).where('run_again', '=', 0),
+);
+
+/**
+ * A task submitted again: a queued row takes the new values and a fresh place; a running one is flagged to run again.
+ */
+const requeue = (oc: OnConflictBuilder<DB, 'task'>) =>
+  oc.column('unique_id').doUpdateSet((eb) => ({
+    priority: eb.ref('excluded.priority'),
+    group_id: eb.ref('excluded.group_id'),
+    payload: eb.ref('excluded.payload'),
+    seq: eb.ref('excluded.seq'),
+    last_modified_date: eb.ref('excluded.last_modified_date'),
+    run_again: eb.case().when('task.owner', 'is', null).then(0).else(1).end(),
+  }));
+
+const insertOneQuery = compiledQuery(
+  (
+    db,
+    uniqueId: string,
+    kind: string,
+    priority: number,
+    groupId: string | null,
+    payload: string,
+    seq: number,
+    now: string,
+  ) =>
+    db
+      .insertInto('task')
+      .values({
+        unique_id: uniqueId,
+        kind,
+        priority,
+        group_id: groupId,
+        payload,
+        owner: null,
+        run_again: 0,
+        seq,
+        created_date: now,
+        last_modified_date: now,
+      })
+      .onConflict(requeue),
+);
+
+const topSeqQuery = compiledQuery((db) => db.selectFrom('task').select((eb) => eb.fn.max('seq').as('seq')));
 
 /** No task of the same group is running (tasks without a group are never blocked). */
 function groupIsIdle(eb: ExpressionBuilder<DB, 'task'>) {
