@@ -191,6 +191,31 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await context.close();
   });
 
+  it("a cold start asks for the session while the app's code is still on its way, and once", async () => {
+    const { context, cold, requests } = await coldStart();
+    const sessionChecks = () => requests.filter((u) => u === '/api/v2/users/me');
+    // The app's code is held back until the session check has been asked for: before, the check waited for that
+    // code to arrive and run (a few hundred milliseconds of a cold start).
+    let askedBeforeCode = false;
+    await cold.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
+      askedBeforeCode = await expect
+        .poll(() => sessionChecks().length, { timeout: 10_000 })
+        .toBe(1)
+        .then(
+          () => true,
+          () => false,
+        );
+      await route.continue();
+    });
+    await cold.goto(server.url);
+    const added = cold.getByRole('main').getByRole('region', { name: 'Recently added books' });
+    await added.getByRole('link', { name: '2 - Dark Star', exact: true }).waitFor();
+    expect(askedBeforeCode).toBe(true);
+    // the app took the answer already on its way rather than asking again
+    expect(sessionChecks()).toHaveLength(1);
+    await context.close();
+  });
+
   it('first paints the cards a window shows of each dashboard row, without their hover controls; the rest follow', async () => {
     // 272 px wide: a row's first render holds 3 cards (DashboardSections' cardsInView), of the 4 recently added.
     const { context, page: cold } = await newPage(browser, { viewport: { width: 272, height: 700 } });

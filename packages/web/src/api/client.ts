@@ -1,3 +1,4 @@
+import type { UserDto } from '@quire/api';
 import type { BodyOf, Operation, OperationId, Operations, ParamsOf, QueryOf, SuccessOf } from '@quire/api/operations';
 
 /**
@@ -49,11 +50,27 @@ async function request(path: string, init: ApiInit = {}): Promise<unknown> {
     h.set('Content-Type', 'application/json');
     payload = JSON.stringify(body);
   }
-  const res = await fetch(apiUrl(path, query), { credentials: 'include', ...rest, headers: h, body: payload });
+  return answerOf(await fetch(apiUrl(path, query), { credentials: 'include', ...rest, headers: h, body: payload }));
+}
+
+/** A response's body, typed by the caller, or its ApiError. */
+async function answerOf(res: Response): Promise<unknown> {
   if (!res.ok) throw await toApiError(res);
   if (res.status === 204 || res.headers.get('Content-Length') === '0') return undefined;
   const type = res.headers.get('Content-Type') ?? '';
   return type.includes('json') ? await res.json() : await res.text();
+}
+
+/**
+ * The session check index.html starts as the page is parsed (`quireSessionCheck`), taken once: the app's code
+ * takes a few hundred milliseconds to arrive and run on a cold load, which the check no longer waits for (issue 18).
+ * Undefined once taken.
+ */
+export function takeEarlySessionCheck(): Promise<UserDto> | undefined {
+  const holder = window as { quireSessionCheck?: Promise<Response> };
+  const early = holder.quireSessionCheck;
+  delete holder.quireSessionCheck;
+  return early?.then((res) => answerOf(res) as Promise<UserDto>);
 }
 
 /**
