@@ -141,6 +141,25 @@ describe('browse: a library of series, filters held in the URL, search from the 
     return { context, cold, requests };
   };
 
+  /**
+   * Holds back `tab`'s requests to `url` until `ready()` (at most 10 s), then lets them go: whether `ready()` came
+   * true while they waited, read once the page has loaded.
+   */
+  const holdBack = async (tab: Page, url: RegExp, ready: () => boolean) => {
+    let held = false;
+    await tab.route(url, async (route) => {
+      held = await expect
+        .poll(ready, { timeout: 10_000 })
+        .toBe(true)
+        .then(
+          () => true,
+          () => false,
+        );
+      await route.continue();
+    });
+    return () => held;
+  };
+
   it("a cold start asks for the dashboard's rows and first posters with the session check, not after its code", async () => {
     const { context, cold, requests } = await coldStart();
     // the dashboard's rows: seven lists of 20 (the app bar's own book count asks for one)
@@ -151,30 +170,14 @@ describe('browse: a library of series, filters held in the URL, search from the 
     const posters = () => requests.filter((u) => /^\/api\/v1\/books\/[^/]+\/thumbnail/.test(u));
     // The dashboard's code is held back until its rows and the first row's posters have been asked for: before,
     // the rows were asked for only once that code had loaded and rendered, one step after another.
-    let askedWhileCodeLoaded = false;
     // (the dashboard is in the browse screens' chunk: packages/web/vite.config.ts)
-    await cold.route(/\/assets\/browse-[^/]+\.js$/, async (route) => {
-      askedWhileCodeLoaded = await expect
-        .poll(() => rows().length >= 7 && posters().length >= 4, { timeout: 10_000 })
-        .toBe(true)
-        .then(
-          () => true,
-          () => false,
-        );
-      await route.continue();
-    });
+    const askedWhileCodeLoaded = await holdBack(
+      cold,
+      /\/assets\/browse-[^/]+\.js$/,
+      () => rows().length >= 7 && posters().length >= 4,
+    );
     // The last row's answer is held back too: the first row's posters need only the rows above it.
-    let postersBeforeLastRow = false;
-    await cold.route(/\/api\/v1\/series\/updated\?/, async (route) => {
-      postersBeforeLastRow = await expect
-        .poll(() => posters().length >= 4, { timeout: 10_000 })
-        .toBe(true)
-        .then(
-          () => true,
-          () => false,
-        );
-      await route.continue();
-    });
+    const postersBeforeLastRow = await holdBack(cold, /\/api\/v1\/series\/updated\?/, () => posters().length >= 4);
     await cold.goto(server.url);
     const added = cold.getByRole('main').getByRole('region', { name: 'Recently added books' });
     await added.getByRole('link', { name: '2 - Dark Star', exact: true }).waitFor();
@@ -183,8 +186,8 @@ describe('browse: a library of series, filters held in the URL, search from the 
         added.locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
       )
       .toBe(4);
-    expect(askedWhileCodeLoaded).toBe(true);
-    expect(postersBeforeLastRow).toBe(true);
+    expect(askedWhileCodeLoaded()).toBe(true);
+    expect(postersBeforeLastRow()).toBe(true);
     // each row and each poster once: what was asked ahead is what the dashboard shows
     expect(rows()).toHaveLength(7);
     expect(posters()).toHaveLength(new Set(posters()).size);
@@ -196,21 +199,11 @@ describe('browse: a library of series, filters held in the URL, search from the 
     const sessionChecks = () => requests.filter((u) => u === '/api/v2/users/me');
     // The app's code is held back until the session check has been asked for: before, the check waited for that
     // code to arrive and run (a few hundred milliseconds of a cold start).
-    let askedBeforeCode = false;
-    await cold.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
-      askedBeforeCode = await expect
-        .poll(() => sessionChecks().length, { timeout: 10_000 })
-        .toBe(1)
-        .then(
-          () => true,
-          () => false,
-        );
-      await route.continue();
-    });
+    const askedBeforeCode = await holdBack(cold, /\/assets\/app-[^/]+\.js$/, () => sessionChecks().length === 1);
     await cold.goto(server.url);
     const added = cold.getByRole('main').getByRole('region', { name: 'Recently added books' });
     await added.getByRole('link', { name: '2 - Dark Star', exact: true }).waitFor();
-    expect(askedBeforeCode).toBe(true);
+    expect(askedBeforeCode()).toBe(true);
     // the app took the answer already on its way rather than asking again
     expect(sessionChecks()).toHaveLength(1);
     await context.close();
