@@ -75,10 +75,10 @@ function toColumns(library: Library) {
   };
 }
 
-/** Libraries as stored (engine.md §1.2). */
 /** Read by every task of a book (its library's options): compiled once (db/compiled.ts). */
 const findQuery = compiledQuery((db, id: string) => db.selectFrom('library').selectAll().where('id', '=', id));
 
+/** Libraries as stored (engine.md §1.2). */
 export class KyselyLibraryRepository implements LibraryRepository {
   constructor(private readonly db: Db) {}
 

@@ -55,18 +55,9 @@ export class TaskRepository {
         return;
       }
       for (let i = 0; i < unique.length; i += CHUNK) {
-        const rows = unique.slice(i, i + CHUNK).map((task) => ({
-          unique_id: task.uniqueId,
-          kind: task.kind,
-          priority: task.priority,
-          group_id: task.groupId,
-          payload: task.payload,
-          owner: null,
-          run_again: 0,
-          seq: ++seq,
-          created_date: now,
-          last_modified_date: now,
-        }));
+        const rows = unique
+          .slice(i, i + CHUNK)
+          .map((task) => taskRow(task.uniqueId, task.kind, task.priority, task.groupId, task.payload, ++seq, now));
         await tx.insertInto('task').values(rows).onConflict(requeue).execute();
       }
     };
@@ -215,32 +206,33 @@ const requeue = (oc: OnConflictBuilder<DB, 'task'>) =>
     run_again: eb.case().when('task.owner', 'is', null).then(0).else(1).end(),
   }));
 
-const insertOneQuery = compiledQuery(
-  (
-    db,
-    uniqueId: string,
-    kind: string,
-    priority: number,
-    groupId: string | null,
-    payload: string,
-    seq: number,
-    now: string,
-  ) =>
-    db
-      .insertInto('task')
-      .values({
-        unique_id: uniqueId,
-        kind,
-        priority,
-        group_id: groupId,
-        payload,
-        owner: null,
-        run_again: 0,
-        seq,
-        created_date: now,
-        last_modified_date: now,
-      })
-      .onConflict(requeue),
+/** A queued task's row; its arguments stand in for bound values in {@link insertOneQuery}. */
+const taskRow = (
+  uniqueId: string,
+  kind: string,
+  priority: number,
+  groupId: string | null,
+  payload: string,
+  seq: number,
+  now: string,
+) => ({
+  unique_id: uniqueId,
+  kind,
+  priority,
+  group_id: groupId,
+  payload,
+  owner: null,
+  run_again: 0,
+  seq,
+  created_date: now,
+  last_modified_date: now,
+});
+
+const insertOneQuery = compiledQuery((db, ...row: Parameters<typeof taskRow>) =>
+  db
+    .insertInto('task')
+    .values(taskRow(...row))
+    .onConflict(requeue),
 );
 
 const topSeqQuery = compiledQuery((db) => db.selectFrom('task').select((eb) => eb.fn.max('seq').as('seq')));
