@@ -160,14 +160,17 @@ describe('browse: a library of series, filters held in the URL, search from the 
     return () => held;
   };
 
+  /** The dashboard's rows: seven lists of 20 (the app bar's own book count asks for one). */
+  const dashboardRows = (requests: string[]) =>
+    requests.filter(
+      (u) => /^\/api\/v1\/(books\/list|books\/ondeck|series\/(new|updated))\?/.test(u) && /[?&]size=20(&|$)/.test(u),
+    );
+  const firstPosters = (requests: string[]) => requests.filter((u) => /^\/api\/v1\/books\/[^/]+\/thumbnail/.test(u));
+
   it("a cold start asks for the dashboard's rows and first posters with the session check, not after its code", async () => {
     const { context, cold, requests } = await coldStart();
-    // the dashboard's rows: seven lists of 20 (the app bar's own book count asks for one)
-    const rows = () =>
-      requests.filter(
-        (u) => /^\/api\/v1\/(books\/list|books\/ondeck|series\/(new|updated))\?/.test(u) && /[?&]size=20(&|$)/.test(u),
-      );
-    const posters = () => requests.filter((u) => /^\/api\/v1\/books\/[^/]+\/thumbnail/.test(u));
+    const rows = () => dashboardRows(requests);
+    const posters = () => firstPosters(requests);
     // The dashboard's code is held back until its rows and the first row's posters have been asked for: before,
     // the rows were asked for only once that code had loaded and rendered, one step after another.
     // (the dashboard is in the browse screens' chunk: packages/web/vite.config.ts)
@@ -194,18 +197,36 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await context.close();
   });
 
-  it("a cold start asks for the session while the app's code is still on its way, and once", async () => {
+  it("a cold start asks for the session, the libraries, the rows and their posters while the app's code is on its way, once each", async () => {
     const { context, cold, requests } = await coldStart();
     const sessionChecks = () => requests.filter((u) => u === '/api/v2/users/me');
-    // The app's code is held back until the session check has been asked for: before, the check waited for that
-    // code to arrive and run (a few hundred milliseconds of a cold start).
-    const askedBeforeCode = await holdBack(cold, /\/assets\/app-[^/]+\.js$/, () => sessionChecks().length === 1);
+    const libraries = () => requests.filter((u) => u === '/api/v1/libraries');
+    // The app's code is held back until the first screen's requests have been asked for (by the page's first
+    // script, packages/web/src/early): before, the check waited for that code to arrive and run (a few hundred
+    // milliseconds of a cold start), and the libraries and rows for the check's answer.
+    const askedBeforeCode = await holdBack(
+      cold,
+      /\/assets\/app-[^/]+\.js$/,
+      () =>
+        sessionChecks().length === 1 &&
+        libraries().length === 1 &&
+        dashboardRows(requests).length === 7 &&
+        firstPosters(requests).length >= 4,
+    );
     await cold.goto(server.url);
     const added = cold.getByRole('main').getByRole('region', { name: 'Recently added books' });
     await added.getByRole('link', { name: '2 - Dark Star', exact: true }).waitFor();
+    await expect
+      .poll(() =>
+        added.locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
+      )
+      .toBe(4);
     expect(askedBeforeCode()).toBe(true);
-    // the app took the answer already on its way rather than asking again
+    // the app took the answers already on their way rather than asking again (the libraries are left out: the
+    // live events of the library's own analysis may refresh them meanwhile)
     expect(sessionChecks()).toHaveLength(1);
+    expect(dashboardRows(requests)).toHaveLength(7);
+    expect(firstPosters(requests)).toHaveLength(new Set(firstPosters(requests)).size);
     await context.close();
   });
 

@@ -38,6 +38,30 @@ function precompress(): Plugin {
   };
 }
 
+const CSP_NONCE = 'QUIRE_CSP_NONCE';
+const EARLY_ENTRY = 'src/early/main.ts';
+
+/**
+ * Adds `src/early/main.ts` (the first screen's requests) to the page as a script of its own beside the app's: built
+ * as a second entry, it does not wait for the app's chunk, and `async` runs it as soon as it has arrived, while the
+ * app's much larger code is still on its way (issue 18).
+ */
+function earlyScript(): Plugin {
+  return {
+    name: 'quire-early-script',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const built = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.name === 'early');
+        if (ctx.bundle && !built) throw new Error(`${EARLY_ENTRY} was not built as its own chunk`);
+        const src = built ? `./${built.fileName}` : `/${EARLY_ENTRY}`;
+        const attrs = { type: 'module', async: true, crossorigin: true, src, nonce: CSP_NONCE };
+        return [{ tag: 'script', attrs, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
 type ModuleInfoOf = (id: string) => { isEntry: boolean; importers: readonly string[] } | null;
 const atStart = new Map<string, boolean>();
 
@@ -56,16 +80,17 @@ function loadedAtStart(id: string, getModuleInfo: ModuleInfoOf): boolean {
 // `base: './'` keeps asset URLs relative, so the same build works under any context path.
 export default defineConfig({
   base: './',
-  plugins: [react(), precompress()],
+  plugins: [react(), earlyScript(), precompress()],
   // The server puts a fresh nonce in place of this on every page it serves (NONCE_PLACEHOLDER in
   // packages/server/src/http/routes/web.ts): its Content-Security-Policy runs no script without it.
-  html: { cspNonce: 'QUIRE_CSP_NONCE' },
+  html: { cspNonce: CSP_NONCE },
   build: {
     outDir: 'dist',
     sourcemap: false,
     // The `app` chunk (below) holds what every start loads, the libraries it uses included: ~1.1 MB, 0.25 MB in brotli.
     chunkSizeWarningLimit: 1200,
     rollupOptions: {
+      input: { index: 'index.html', early: EARLY_ENTRY },
       output: {
         // One chunk per interface language (its ~27 namespace files): choosing a language is one request.
         // English, the fallback, stays in the main bundle.
@@ -73,6 +98,9 @@ export default defineConfig({
           const code = /\/i18n\/locales\/([^/]+)\//.exec(id)?.[1];
           if (code && code !== 'en') return `locale-${code}`;
           if (!id.includes('/node_modules/')) {
+            // The page's first script stays apart from the app's chunk, which it must not wait for (so no module of
+            // the app imports from src/early/ but its types).
+            if (id.includes('/src/early/')) return 'early';
             // The app's modules every start loads in one chunk: split by what the lazy screens share, they were
             // 14 requests beside the entry, queued on a browser's six connections to the server (issue 18).
             if (loadedAtStart(id, getModuleInfo)) return 'app';

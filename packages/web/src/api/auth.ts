@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UserDto } from '@quire/api';
-import { ApiError, client, takeEarlySessionCheck } from './client';
+import { ApiError, client } from './client';
 import { libraryKeys } from './libraries';
 
 export const authKeys = {
@@ -19,7 +19,7 @@ export const authQueries = {
       queryKey: authKeys.me,
       queryFn: async (): Promise<UserDto | null> => {
         try {
-          return await (takeEarlySessionCheck() ?? client.get('/api/v2/users/me'));
+          return await client.get('/api/v2/users/me');
         } catch (e) {
           if (e instanceof ApiError && e.status === 401) return null;
           throw e;

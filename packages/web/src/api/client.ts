@@ -1,4 +1,4 @@
-import type { UserDto } from '@quire/api';
+import type { EarlyAnswers } from '../early/requests';
 import type { BodyOf, Operation, OperationId, Operations, ParamsOf, QueryOf, SuccessOf } from '@quire/api/operations';
 
 /**
@@ -50,7 +50,16 @@ async function request(path: string, init: ApiInit = {}): Promise<unknown> {
     h.set('Content-Type', 'application/json');
     payload = JSON.stringify(body);
   }
-  return answerOf(await fetch(apiUrl(path, query), { credentials: 'include', ...rest, headers: h, body: payload }));
+  const url = apiUrl(path, query);
+  // the same request, already started by the page's first script (src/early/requests.ts)
+  const early =
+    (payload === undefined || typeof payload === 'string') &&
+    (window as EarlyAnswers).quireTakeEarlyAnswer?.(
+      rest.method ?? 'GET',
+      new URL(url, window.location.origin).href,
+      payload,
+    );
+  return answerOf(await (early || fetch(url, { credentials: 'include', ...rest, headers: h, body: payload })));
 }
 
 /** A response's body, typed by the caller, or its ApiError. */
@@ -59,18 +68,6 @@ async function answerOf(res: Response): Promise<unknown> {
   if (res.status === 204 || res.headers.get('Content-Length') === '0') return undefined;
   const type = res.headers.get('Content-Type') ?? '';
   return type.includes('json') ? await res.json() : await res.text();
-}
-
-/**
- * The session check index.html starts as the page is parsed (`quireSessionCheck`), taken once: the app's code
- * takes a few hundred milliseconds to arrive and run on a cold load, which the check no longer waits for (issue 18).
- * Undefined once taken.
- */
-export function takeEarlySessionCheck(): Promise<UserDto> | undefined {
-  const holder = window as { quireSessionCheck?: Promise<Response> };
-  const early = holder.quireSessionCheck;
-  delete holder.quireSessionCheck;
-  return early?.then((res) => answerOf(res) as Promise<UserDto>);
 }
 
 /**

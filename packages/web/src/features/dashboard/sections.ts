@@ -5,12 +5,10 @@ import {
   bookKeys,
   fetchBookList,
   fetchOnDeck,
-  flattenPages,
   infiniteList,
   inLibraries,
   type BookCondition,
   type PageParams,
-  thumbnailUrl,
 } from '../../api/books';
 import { fetchRecentSeries, seriesKeys } from '../../api/series';
 import type { BookCardLine } from '../../components/browse/BookCard';
@@ -123,38 +121,16 @@ export function sectionInfinite<T extends BookDto | SeriesDto>(
   );
 }
 
-/** Posters of the first row asked for ahead of its cards: what a wide screen shows of it. */
-const FIRST_ROW_POSTERS = 10;
-
 /**
  * The dashboard's rows over all libraries, asked for at start-up with the session check instead of once the
- * dashboard's code has loaded and rendered (issue 18), then the posters of the first row that has any: the cards'
- * images find them in the browser's image cache instead of being asked for only once the rows are laid out.
+ * dashboard's code has loaded and rendered (issue 18). The page's first script (`early/requests.ts`) has usually
+ * asked for them already, and for the first row's posters: these queries take its answers.
  */
 export async function prefetchDashboard(queryClient: QueryClient): Promise<void> {
-  const rows = SECTION_IDS.map(sectionDef).map((def) => ({
-    def,
-    answer: queryClient.fetchInfiniteQuery(sectionInfinite(def, undefined)).catch(() => undefined),
-  }));
-  // The first row that has items is known as soon as it and the rows above it have answered: its posters need not
-  // wait for the rows below.
-  for (const { def, answer } of rows) {
-    const items = flattenPages(await answer);
-    if (items.length > 0) return preloadPosters(def, items);
-  }
+  await Promise.all(
+    SECTION_IDS.map((id) => queryClient.prefetchInfiniteQuery(sectionInfinite(sectionDef(id), undefined))),
+  );
 }
-
-function preloadPosters(def: SectionDef, items: readonly (BookDto | SeriesDto)[]): void {
-  for (const item of items.slice(0, FIRST_ROW_POSTERS)) {
-    const image = new Image();
-    // held until loaded: an image nothing refers to may be collected, and its request with it
-    postersAhead.add(image);
-    image.onload = image.onerror = () => postersAhead.delete(image);
-    image.src = thumbnailUrl(def.kind === 'book' ? 'books' : 'series', item.id);
-  }
-}
-
-const postersAhead = new Set<HTMLImageElement>();
 
 /** One numbered page of a section ("see all"). */
 export function sectionPage<T extends BookDto | SeriesDto>(
