@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
+import { createTheme } from '@mui/material/styles';
 import { renderScreen } from '../../test/render';
+import { cardsInView } from './DashboardSections';
 import { buildLibrary, buildUser } from '../../test/fixtures';
 import { stubFetch } from '../account/fetch-stub';
 import { buildBook, buildSeries, page } from '../../test/fixtures';
@@ -59,5 +61,18 @@ describe('DashboardPage', () => {
     expect(bookLists.length).toBeGreaterThan(0);
     for (const r of bookLists)
       expect(JSON.stringify(r.body)).toContain('"libraryId":{"operator":"is","value":"lib-1"}');
+  });
+
+  it("first renders the cards a row shows in the window, beside the desktop's drawer", () => {
+    const { breakpoints } = createTheme();
+    const cardsAt = (width: number) => {
+      vi.stubGlobal('innerWidth', width);
+      return cardsInView(breakpoints);
+    };
+    // a phone: 136 px a card; a tablet: 166; a desktop: 166 in what the 260 px drawer leaves; one more each
+    expect(cardsAt(272)).toBe(3);
+    expect(cardsAt(800)).toBe(6);
+    expect(cardsAt(1280)).toBe(8);
+    expect(cardsAt(1920)).toBe(11);
   });
 });

@@ -1,11 +1,13 @@
 import { useDeferredValue, useSyncExternalStore, type ReactNode } from 'react';
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
+import { useTheme, type Breakpoints } from '@mui/material/styles';
 import AutoStoriesOutlinedIcon from '@mui/icons-material/AutoStoriesOutlined';
 import { useTranslation } from 'react-i18next';
 import type { BookDto, Page, SeriesDto } from '@quire/api';
 import { flattenPages } from '../../api/books';
 import { useIsAdmin } from '../../api/auth';
+import { DRAWER_WIDTH } from '../../app/AppLayout';
 import { BookCard } from '../../components/browse/BookCard';
 import { useItemDialogs, type ItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
@@ -29,10 +31,15 @@ interface SectionProps {
 }
 
 /**
- * Cards a row shows in its first render: at least what the window shows of it (a card and its gap take 136 px at the
- * narrowest, HorizontalScroller's phone width).
+ * Cards a row shows in its first render: what the window shows of it, and one more. A card and its gap take 136 px on
+ * a phone and 166 px above (HorizontalScroller's widths); from `md` up the permanent drawer takes its share of the
+ * window (the rows' cards beyond the window were a third of the first render's at 1280 px, issue 18).
  */
-export const cardsInView = () => Math.ceil(window.innerWidth / 136) + 1;
+export function cardsInView(breakpoints: Breakpoints): number {
+  const width = window.innerWidth;
+  const row = width - (width >= breakpoints.values.md ? DRAWER_WIDTH : 0);
+  return Math.ceil(row / (width < breakpoints.values.sm ? 136 : 166)) + 1;
+}
 
 /** One section as a row; nothing once it has loaded empty. */
 function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidden }: SectionProps) {
@@ -42,12 +49,13 @@ function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidde
   // the rest, out of sight to the side (and each card its overlay, ItemCard). Issue 18: rendering all seven rows'
   // cards in full held the first poster's paint ~0.5 s.
   const complete = useDeferredValue(!hidden, false);
+  const { breakpoints } = useTheme();
   const title = t(`dashboard.sections.${def.id}`);
   if (hidden) return null;
   if (query.isError) return <ErrorState title={title} error={query.error} onRetry={() => void query.refetch()} />;
   const items = query.data ? flattenPages(query.data) : undefined;
   if (items && items.length === 0) return null;
-  const shown = complete ? items?.length : cardsInView();
+  const shown = complete ? items?.length : cardsInView(breakpoints);
   const total = query.data?.pages[0]?.totalElements;
   let cards;
   if (items && def.kind === 'book') {
