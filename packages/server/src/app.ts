@@ -15,9 +15,11 @@ import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
 import { createTaskQueue, type SharedTaskQueue } from './tasks/queue.js';
+import { waitsForAnalyses, type Task } from './tasks/definitions.js';
 import { openPgTaskQueue } from './tasks/pg-queue.js';
 import { createWorkerPool } from './tasks/worker-pool.js';
 import { memoryReleaser } from './native-memory.js';
+import { releaseAnalysisMemory } from './media/analysis-memory.js';
 import { createPgWorkerPool } from './tasks/pg-worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
@@ -290,6 +292,8 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     logger,
     taskMetrics: repos.taskMetrics,
     afterTask: freedMemory.workDone,
+    // a task held back until the analyses were over (an import's barcode searches): their memory goes first
+    beforeTask: (task: Task) => (waitsForAnalyses(task) ? releaseAnalysisMemory() : undefined),
   };
   const taskPool =
     'reclaimOrphans' in tasks

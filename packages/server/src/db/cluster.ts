@@ -31,6 +31,8 @@ export interface JobSpec {
   maxAttempts: number;
   /** When it may run (ISO-8601, microseconds allowed): graphile-worker's order after the priority. */
   runAt: string;
+  /** graphile-worker's job flags: a runner skips a job with a flag its `forbiddenFlags` names. */
+  flags?: string[];
 }
 
 export class ClusterStore {
@@ -155,6 +157,7 @@ export class ClusterStore {
       priority: s.priority,
       max_attempts: s.maxAttempts,
       run_at: s.runAt,
+      flags: s.flags ?? null,
     }));
     await this.pool.query(
       `select count(*) from ${WORKER_SCHEMA}.add_jobs(
@@ -187,6 +190,16 @@ export class ClusterStore {
        order by task_identifier`,
     );
     return rows.map((r) => ({ kind: r.kind, queued: Number(r.queued), running: Number(r.running) }));
+  }
+
+  /** Whether a job of this task identifier waits or runs (one that could still run: not past its attempts). */
+  async hasJobs(kind: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ found: boolean }>(
+      `select exists (select 1 from ${WORKER_SCHEMA}.jobs
+         where task_identifier = $1 and (locked_at is not null or attempts < max_attempts)) as found`,
+      [kind],
+    );
+    return rows[0]?.found ?? false;
   }
 
   async unlockWorkers(workerIds: readonly string[]): Promise<void> {

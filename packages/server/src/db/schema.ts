@@ -116,6 +116,8 @@ export interface TaskTable {
   seq: number;
   created_date: string;
   last_modified_date: string;
+  /** 1: not handed out while an AnalyzeBook is queued or running (migration 0026). */
+  after_analyses: Generated<number>;
 }
 
 type Dates = { created_date: string; last_modified_date: string };

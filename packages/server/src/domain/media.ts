@@ -69,4 +69,6 @@ export interface AnalysisTarget {
   hashKoreader: boolean;
   convertToCbz: boolean;
   repairExtensions: boolean;
+  /** The library looks for ISBN barcodes on pages (its metadata refreshes decode up to six pages a book). */
+  importBarcodeIsbn: boolean;
 }

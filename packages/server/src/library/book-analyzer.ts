@@ -29,7 +29,7 @@ const COVER_KEEP_BYTES = 32 * 1024 * 1024;
  * per book outlived the young generation, and 300 books' copies waiting for a full collection were ~50 MB of the
  * import's peak RSS (issue 18).
  */
-const coverBuffers = new SpareBuffers(2, 4 * 1024 * 1024);
+const coverBuffers = new SpareBuffers(2, 4 * 1024 * 1024, { analysis: true });
 
 /** The first page of a book as the analysis read it, copied into `buffer` (from {@link coverBuffers}). */
 interface Cover {
@@ -379,6 +379,8 @@ export class BookAnalyzer {
         bookId,
         seriesId: target.seriesId,
         capabilities: [...BOOK_METADATA_PATCH_CAPABILITIES],
+        // its barcode search waits for the analyses (tasks/definitions.ts, waitsForAnalyses)
+        ...(target.importBarcodeIsbn ? { afterAnalyses: true } : {}),
       },
     ];
     // Komga waits for the next scan to repair or convert a new book; its type is known now.

@@ -63,6 +63,11 @@ const pool = new WorkerPool<HashCall | null, string>({
   resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
 });
 
+/** Ends the hashing thread unless it is hashing (it would otherwise idle out after 5 s); true when it ended. */
+export function endIdleHashThread(): Promise<boolean> {
+  return pool.endIfIdle();
+}
+
 /**
  * {@link hashFile} of bytes already in memory (a file the analysis read whole). Bytes in a SharedArrayBuffer are
  * hashed on a worker thread, where they are (issue 18: 0.75 s of the main thread per 300 books, while the analysis

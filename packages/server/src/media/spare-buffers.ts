@@ -1,3 +1,13 @@
+const analysisSpares: SpareBuffers[] = [];
+
+/**
+ * Drops the spares only analyses use (their whole-file reads, their posters' first pages) without waiting for them to
+ * idle out; the bytes dropped. Once garbage, they are freed by the next full collection.
+ */
+export function dropAnalysisSpares(): number {
+  return analysisSpares.reduce((n, spares) => n + spares.dropAll(), 0);
+}
+
 /**
  * Buffers reused from one piece of work to the next, where each would otherwise take a fresh one (issue 18). A
  * buffer that outlives a few young-generation collections (a page read, checked and decoded across awaits) is
@@ -10,14 +20,24 @@
 export class SpareBuffers {
   private readonly spares: Buffer[] = [];
   private drop: NodeJS.Timeout | undefined;
+  /** Buffers over a SharedArrayBuffer, which a worker thread reads without a copy. */
+  private readonly shared: boolean;
+  private readonly idleMs: number;
 
   constructor(
     private readonly count: number,
     private readonly maxBytes: number,
-    /** Buffers over a SharedArrayBuffer, which a worker thread reads without a copy. */
-    private readonly shared = false,
-    private readonly idleMs = 5_000,
-  ) {}
+    opts: {
+      shared?: boolean;
+      idleMs?: number;
+      /** Only analyses use them: {@link dropAnalysisSpares} drops them when the analyses are over. */
+      analysis?: boolean;
+    } = {},
+  ) {
+    this.shared = opts.shared ?? false;
+    this.idleMs = opts.idleMs ?? 5_000;
+    if (opts.analysis) analysisSpares.push(this);
+  }
 
   take(length: number): Buffer {
     if (length > this.maxBytes) return this.alloc(length);
@@ -29,6 +49,14 @@ export class SpareBuffers {
 
   private alloc(length: number): Buffer {
     return this.shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
+  }
+
+  /** Drops every spare now; the bytes they held. */
+  dropAll(): number {
+    clearTimeout(this.drop);
+    const bytes = this.spares.reduce((n, b) => n + b.length, 0);
+    this.spares.length = 0;
+    return bytes;
   }
 
   giveBack(buffer: Buffer): void {

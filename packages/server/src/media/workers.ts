@@ -80,6 +80,15 @@ export class WorkerPool<Call, Answer> {
     if (pool) await pool.destroy();
   }
 
+  /** Ends the pool's threads when none has a call in progress or waiting; true when it ended some. */
+  async endIfIdle(): Promise<boolean> {
+    const pool = this.pool;
+    if (!pool || this.live.size === 0 || pool.queueSize > 0) return false;
+    for (const thread of this.live.values()) if (thread.currentUsage > 0) return false;
+    await this.close();
+    return true;
+  }
+
   private open(): Piscina {
     if (this.pool) return this.pool;
     const js = fileURLToPath(this.opts.module);

@@ -35,7 +35,7 @@ export const BARCODE_MAX_PIXELS = 6_500_000;
  * are (a page read from a ZIP is lent by the reader, valid only until the search is done), and reused. One per task
  * runner on a machine of two cores; the pixels themselves are made and dropped in the thread.
  */
-const pageBuffers = new SpareBuffers(2, 4 * 1024 * 1024, true);
+const pageBuffers = new SpareBuffers(2, 4 * 1024 * 1024, { shared: true });
 
 /**
  * The ISBN-13 of the first EAN-13 barcode of the image that is a valid ISBN, or null. Throws when the image

@@ -40,7 +40,17 @@ export type Task =
   | { kind: 'EmptyTrash'; libraryId: string }
   | { kind: 'AnalyzeBook'; bookId: string; seriesId: string }
   | { kind: 'GenerateBookThumbnail'; bookId: string }
-  | { kind: 'RefreshBookMetadata'; bookId: string; seriesId: string; capabilities: BookMetadataPatchCapability[] }
+  | {
+      kind: 'RefreshBookMetadata';
+      bookId: string;
+      seriesId: string;
+      capabilities: BookMetadataPatchCapability[];
+      /**
+       * Queued by an analysis in a library that searches barcodes: the queue holds it back while any analysis is
+       * queued or running ({@link waitsForAnalyses}).
+       */
+      afterAnalyses?: boolean;
+    }
   | { kind: 'HashBook'; bookId: string }
   | { kind: 'HashBookPages'; bookId: string }
   | { kind: 'HashBookKoreader'; bookId: string }
@@ -122,6 +132,17 @@ export function uniqueIdOf(task: Task): string {
 /** The series id for tasks that must not run concurrently with others of the same series; else null. */
 export function groupIdOf(task: Task): string | null {
   return ruleOf(task).groupId?.(task) ?? null;
+}
+
+/**
+ * Whether the queue hands the task out only once no AnalyzeBook is queued or running, on any instance (issue 18):
+ * the metadata refresh an analysis queues in a library that searches barcodes, whose search (the zxing thread, a
+ * page's pixels) would otherwise run beside the last analyses of an import (their whole-file buffers and posters)
+ * and make its peak memory. Its priority alone does not keep it after them: a runner that cannot take the next
+ * analysis (its series' group is busy) takes the highest task it can, and that was such a refresh.
+ */
+export function waitsForAnalyses(task: Task): boolean {
+  return task.kind === 'RefreshBookMetadata' && task.afterAnalyses === true;
 }
 
 export function isTaskKind(kind: string): kind is TaskKind {

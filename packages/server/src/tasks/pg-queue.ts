@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Logger, makeWorkerUtils, runMigrations } from 'graphile-worker';
 import type { ClusterStore, PgPool } from '../db/cluster.js';
-import { PRIORITY, groupIdOf, uniqueIdOf, type Task } from './definitions.js';
+import { PRIORITY, groupIdOf, uniqueIdOf, waitsForAnalyses, type Task } from './definitions.js';
 import type { QueueChange, SharedTaskQueue, TaskCounts } from './queue.js';
 
 /**
@@ -13,6 +13,12 @@ export const MAX_ATTEMPTS = 5;
 
 /** graphile-worker's migration messages stay out of Quire's log. */
 const quietLogger = new Logger(() => () => undefined);
+
+/**
+ * The graphile-worker flag of a task that waits for analyses (`waitsForAnalyses`): each runner forbids it while an
+ * AnalyzeBook job waits or runs (pg-worker-pool.ts).
+ */
+export const AFTER_ANALYSES_FLAG = 'after-analyses';
 
 /** Jobs per `add_jobs` statement. */
 const SUBMIT_SLICE = 1000;
@@ -66,6 +72,7 @@ export async function openPgTaskQueue(pool: PgPool, store: ClusterStore): Promis
         priority: -priority,
         maxAttempts: MAX_ATTEMPTS,
         runAt: isoMicros(firstMicros + i),
+        ...(waitsForAnalyses(task) ? { flags: [AFTER_ANALYSES_FLAG] } : {}),
       }));
       for (let i = 0; i < specs.length; i += SUBMIT_SLICE) await store.addJobs(specs.slice(i, i + SUBMIT_SLICE));
       changed('submitted');

@@ -5,7 +5,7 @@ import type { ClusterStore, PgPool } from '../db/cluster.js';
 import type { TaskMetricsRepository } from '../domain/metrics.js';
 import { TASK_KINDS, groupIdOf, isTaskKind, uniqueIdOf, type Task } from './definitions.js';
 import { runTask, type Handlers, type TaskLogger } from './handlers.js';
-import type { PgTaskQueue } from './pg-queue.js';
+import { AFTER_ANALYSES_FLAG, type PgTaskQueue } from './pg-queue.js';
 import type { QueuedTask } from './queue.js';
 import type { WorkerPool } from './worker-pool.js';
 
@@ -28,6 +28,8 @@ export interface PgWorkerPoolOptions {
   pollMs?: number;
   /** Called after each run, as the SQLite pool does (native memory given back: native-memory.ts). */
   afterTask?: () => void;
+  /** Awaited before each run, as in the SQLite pool. */
+  beforeTask?: (task: Task) => Promise<unknown> | undefined;
 }
 
 /**
@@ -59,6 +61,21 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
     else if (level === 'warning') logger.warn({}, `graphile-worker: ${message}`);
   });
 
+  /**
+   * The flags a runner skips (graphile-worker asks before each job it takes): the tasks that wait for analyses, while
+   * an AnalyzeBook job of any instance waits or runs. Read from the database at most once per
+   * {@link ANALYSES_RECHECK_MS} for all of this instance's runners, and again after each analysis run here (the
+   * runner that ran the last one takes the held tasks at once): the read may scan the job table (no index by task),
+   * and a stale answer only lets such a task start or wait that much early or late.
+   */
+  let analysesCheck: { at: number; pending: Promise<boolean> } | undefined;
+  const forbiddenFlags = async (): Promise<string[] | null> => {
+    const now = performance.now();
+    if (!analysesCheck || now - analysesCheck.at >= ANALYSES_RECHECK_MS)
+      analysesCheck = { at: now, pending: store.hasJobs('AnalyzeBook').catch(() => false) };
+    return (await analysesCheck.pending) ? [AFTER_ANALYSES_FLAG] : null;
+  };
+
   const handle = (workerId: string) => async (payload: unknown, helpers: Parameters<GraphileTask>[1]) => {
     const task = payload as Task;
     if (typeof task !== 'object' || task === null || !isTaskKind(task.kind)) {
@@ -73,6 +90,7 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
     logger.debug({ task: uniqueId, priority }, `Task ${task.kind} started`);
     for (let attempt = 1; ; attempt++) {
       try {
+        if (attempt === 1) await opts.beforeTask?.(task);
         await runTask(handlers, task, { priority, submit: (tasks, p) => queue.submit(tasks, p) });
         break;
       } catch (err) {
@@ -89,6 +107,7 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
         break;
       }
     }
+    if (task.kind === 'AnalyzeBook') analysesCheck = undefined;
     // Shutting down closed what it used under it: its outcome says nothing, so the job stays held and is taken
     // again by another instance (or this one's next start) once this instance's row is gone.
     if (abandoned) throw new Error('Abandoned when the instance stopped');
@@ -116,6 +135,7 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
       workerId,
       noHandleSignals: true,
       pollInterval: opts.pollMs ?? 2_000,
+      forbiddenFlags,
       taskList,
       logger: graphileLogger,
     } as Parameters<typeof run>[0]).catch((err: unknown) => {
@@ -196,6 +216,9 @@ export function createPgWorkerPool(opts: PgWorkerPoolOptions): WorkerPool {
  * run again rather than failed. Between writers in different tasks such cycles cannot all be ruled out.
  */
 const TRANSIENT_ATTEMPTS = 3;
+
+/** How old the answer to "does an analysis wait or run?" may be when a runner takes a job. */
+const ANALYSES_RECHECK_MS = 500;
 const TRANSIENT_CODES = new Set(['40P01', '40001']);
 
 function isTransient(err: unknown): boolean {

@@ -1,7 +1,15 @@
 import { EventEmitter } from 'node:events';
 import type { Db } from '../db/database.js';
 import { TaskRepository } from '../db/repositories/tasks.js';
-import { PRIORITY, groupIdOf, isTaskKind, uniqueIdOf, type Priority, type Task } from './definitions.js';
+import {
+  PRIORITY,
+  groupIdOf,
+  isTaskKind,
+  uniqueIdOf,
+  waitsForAnalyses,
+  type Priority,
+  type Task,
+} from './definitions.js';
 import type { TaskCancellation, TaskEmitter, TaskInspection } from './emitter.js';
 import type { TaskLogger } from './handlers.js';
 
@@ -46,8 +54,9 @@ export interface SharedTaskQueue extends TaskEmitter, TaskCancellation, TaskInsp
  */
 export interface TaskQueue extends SharedTaskQueue {
   /**
-   * Takes the next available task for `owner`: unowned and no task of its group running, highest priority
-   * first, then the oldest submission. Undefined when nothing is available.
+   * Takes the next available task for `owner`: unowned, no task of its group running and, for a task that waits
+   * for analyses (`waitsForAnalyses`), no AnalyzeBook queued or running; highest priority first, then the oldest
+   * submission. Undefined when nothing is available.
    */
   take(owner: string): Promise<QueuedTask | undefined>;
   /** Ends a run: the task is removed, or queued again if it was re-submitted while running. */
@@ -91,6 +100,7 @@ export function createTaskQueue(db: Db, opts: TaskQueueOptions): TaskQueue {
             priority,
             groupId: groupIdOf(task),
             payload: JSON.stringify(task),
+            afterAnalyses: waitsForAnalyses(task),
           })),
           now().toISOString(),
         );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { TaskMetricsRepository } from '../domain/metrics.js';
+import type { Task } from './definitions.js';
 import { runTask, type Handlers, type TaskLogger } from './handlers.js';
 import type { QueuedTask, TaskQueue } from './queue.js';
 
@@ -22,6 +23,8 @@ export interface WorkerPoolOptions {
   pollMs?: number;
   /** Called after every task run here (the app gives freed native memory back once tasks stop). */
   afterTask?: () => void;
+  /** Awaited before every task run here (the app gives the analyses' memory back before a task that waits for them). */
+  beforeTask?: (task: Task) => Promise<unknown> | undefined;
 }
 
 export interface WorkerPool {
@@ -110,6 +113,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
     let failed = false;
     try {
       logger.debug({ task: uniqueId, priority: queued.priority }, `Task ${task.kind} started`);
+      await opts.beforeTask?.(task);
       await runTask(handlers, task, { priority: queued.priority, submit: (tasks, p) => queue.submit(tasks, p) });
     } catch (err) {
       failed = true;

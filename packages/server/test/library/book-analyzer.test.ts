@@ -178,6 +178,23 @@ describe('AnalyzeBook on every real fixture', () => {
 });
 
 describe('AnalyzeBook details', () => {
+  it('queues a metadata refresh that waits for the analyses only where the library searches barcodes', async () => {
+    const refreshOf = async (library: string) => {
+      const series = await makeSeries(env.db, library);
+      const bookId = await makeBook(
+        env.db,
+        { libraryId: library, seriesId: series },
+        fixture('archives/futuristic_tales.cbz'),
+      );
+      return (await analyzer.analyzeAndPersist(bookId)).find((t) => t.kind === 'RefreshBookMetadata');
+    };
+    const searching = await makeLibrary(env.db); // the API's default: ISBN barcodes searched
+    expect(await refreshOf(searching)).toMatchObject({ afterAnalyses: true });
+    const notSearching = await makeLibrary(env.db);
+    await env.db.updateTable('library').set({ import_barcode_isbn: 0 }).where('id', '=', notSearching).execute();
+    expect((await refreshOf(notSearching))?.afterAnalyses).toBeUndefined();
+  });
+
   it('stores page names, types and dimensions of an archive, and its other entries as files', async () => {
     const bookId = await makeBook(env.db, { libraryId, seriesId }, fixture('archives/futuristic_tales.cbz'));
     await analyzer.analyzeAndPersist(bookId);

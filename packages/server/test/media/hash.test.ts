@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashBytes, hashFile, hashFileBytes, hashPage } from '../../src/media/hash.js';
+import { endIdleHashThread, hashBytes, hashFile, hashFileBytes, hashPage } from '../../src/media/hash.js';
 import { fixture } from '../support/fixtures.js';
 import { settleMemory } from '../support/memory.js';
 
@@ -67,6 +67,21 @@ describe('XXH3-128', () => {
     expect(a).toBe(hashBytes(copy));
     expect(b).toBe(hashBytes(Buffer.from(shared)));
     expect(empty).toBe('99aa06d3014798d86001c324468d497f');
+  });
+
+  it('ends the idle hashing thread when asked (analyses over), and starts one again for the next hash', async () => {
+    const shared = Buffer.from(new SharedArrayBuffer(64 * 1024));
+    shared.fill(7);
+    const expected = hashBytes(Buffer.from(shared));
+    expect(await hashFileBytes(shared)).toBe(expected);
+    // a hash in progress keeps its thread
+    const hashing = hashFileBytes(shared);
+    expect(await endIdleHashThread()).toBe(false);
+    expect(await hashing).toBe(expected);
+    expect(await endIdleHashThread()).toBe(true);
+    expect(await endIdleHashThread()).toBe(false); // no thread left
+    expect(await hashFileBytes(shared)).toBe(expected);
+    expect(await endIdleHashThread()).toBe(true);
   });
 
   it('page hash is XXH3-128 of the page bytes, 32 hex chars, whatever chunks they stream in', async () => {

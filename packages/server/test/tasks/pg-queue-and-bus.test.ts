@@ -155,6 +155,34 @@ describe('the PostgreSQL task queue', () => {
     expect(most).toBe(2);
   }, 60_000);
 
+  it("holds an import's barcode refresh while any instance's analysis waits or runs, not the other work", async () => {
+    // What an import queues (issue 18): a series' analyses, and the metadata refresh that an analysis in a library
+    // searching barcodes queued below them. The instance whose runner cannot take the series' next analysis (its
+    // group runs elsewhere) must not start the refresh's barcode search beside them, but takes other work.
+    const connect = await freshDatabase();
+    const events: string[] = [];
+    const run = async (task: Task) => {
+      const id = 'bookId' in task ? task.bookId : task.kind;
+      events.push(`start ${task.kind} ${id}`);
+      if (task.kind === 'AnalyzeBook') await new Promise((r) => setTimeout(r, 300));
+      events.push(`end ${task.kind} ${id}`);
+    };
+    const [a, b] = await Promise.all([instance(connect, run), instance(connect, run)]);
+    await a.queue.submit([analyze('a1', 'A'), analyze('a2', 'A'), analyze('a3', 'A')], PRIORITY.DEFAULT);
+    await a.queue.submit(
+      [{ kind: 'RefreshBookMetadata', bookId: 'b1', seriesId: 'B', capabilities: ['ISBN'], afterAnalyses: true }],
+      PRIORITY.DEFAULT - 2,
+    );
+    await a.queue.submit([hash('b1')], PRIORITY.LOWEST);
+    a.pool.start();
+    b.pool.start();
+    const last = ['end AnalyzeBook a3', 'end RefreshBookMetadata b1', 'end HashBook b1'];
+    await until(() => last.every((e) => events.includes(e)));
+    await Promise.all([a.pool.stop(5_000), b.pool.stop(5_000)]);
+    expect(events.indexOf('start RefreshBookMetadata b1')).toBeGreaterThan(events.indexOf('end AnalyzeBook a3'));
+    expect(events.indexOf('end HashBook b1')).toBeLessThan(events.indexOf('end AnalyzeBook a3'));
+  }, 60_000);
+
   it('runs a task submitted while it runs once more afterwards, not beside itself', async () => {
     const connect = await freshDatabase();
     let release!: () => void;

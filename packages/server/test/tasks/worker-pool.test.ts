@@ -92,6 +92,33 @@ describe('WorkerPool', () => {
     expect(maxOverall).toBe(2);
   });
 
+  it("holds an import's barcode refresh while an analysis waits or runs, and runs other work (size 2)", async () => {
+    // What an import queues (issue 18): the analyses of one series, and the metadata refresh that an analysis in a
+    // library searching barcodes queued below them. The second runner cannot take the series' next analysis (its
+    // group is busy); it must not start the refresh's barcode search beside the analyses either.
+    const events: string[] = [];
+    const p = pool(
+      handlersFor(async (t) => {
+        events.push(`start ${t.kind} ${bookOf(t)}`);
+        if (t.kind === 'AnalyzeBook') await sleep(30);
+        events.push(`end ${t.kind} ${bookOf(t)}`);
+      }),
+      2,
+    );
+    await queue.submit([analyze('a1', 'A'), analyze('a2', 'A'), analyze('a3', 'A')], PRIORITY.DEFAULT);
+    await queue.submit(
+      [{ kind: 'RefreshBookMetadata', bookId: 'b1', seriesId: 'B', capabilities: ['ISBN'], afterAnalyses: true }],
+      PRIORITY.DEFAULT - 2,
+    );
+    await queue.submit([{ kind: 'HashBook', bookId: 'b1' }], PRIORITY.LOWEST);
+    p.start();
+    await waitFor(() => empty(), 'an empty queue');
+    const refreshed = events.indexOf('start RefreshBookMetadata b1');
+    expect(refreshed).toBeGreaterThan(events.indexOf('end AnalyzeBook a3'));
+    // the runner left without an analysis took the lower task instead of waiting
+    expect(events.indexOf('end HashBook b1')).toBeLessThan(events.indexOf('end AnalyzeBook a3'));
+  });
+
   it('runs a task submitted again while it runs once more afterwards, not concurrently', async () => {
     const runs: string[][] = [];
     const first = gate();

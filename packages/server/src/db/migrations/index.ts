@@ -24,6 +24,7 @@ import * as m0022 from './0022-book-title-sort-keys.js';
 import * as m0023 from './0023-series-title-search.js';
 import * as m0024 from './0024-search-serial-scans.js';
 import * as m0025 from './0025-book-title-search.js';
+import * as m0026 from './0026-task-after-analyses.js';
 
 /** Forward-only, applied in name order at start-up. Never edit a migration that has shipped; add one. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023-series-title-search': m0023,
   '0024-search-serial-scans': m0024,
   '0025-book-title-search': m0025,
+  '0026-task-after-analyses': m0026,
 };

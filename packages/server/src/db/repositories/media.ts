@@ -49,6 +49,7 @@ const analysisTargetQuery = compiledQuery((db, bookId: string) =>
       'l.hash_koreader',
       'l.convert_to_cbz',
       'l.repair_extensions',
+      'l.import_barcode_isbn',
     ])
     .where('b.id', '=', bookId),
 );
@@ -123,6 +124,7 @@ export class KyselyMediaRepository implements MediaRepository {
       hashKoreader: Boolean(row.hash_koreader),
       convertToCbz: Boolean(row.convert_to_cbz),
       repairExtensions: Boolean(row.repair_extensions),
+      importBarcodeIsbn: Boolean(row.import_barcode_isbn),
     };
   }
 

@@ -16,11 +16,14 @@ export interface StoredTask {
   seq: number;
   createdDate: string;
   lastModifiedDate: string;
+  /** Not handed out while an AnalyzeBook is queued or running (tasks/definitions.ts, `waitsForAnalyses`). */
+  afterAnalyses: boolean;
 }
 
-export type NewStoredTask = Pick<StoredTask, 'uniqueId' | 'kind' | 'priority' | 'groupId' | 'payload'>;
+export type NewStoredTask = Pick<StoredTask, 'uniqueId' | 'kind' | 'priority' | 'groupId' | 'payload'> &
+  Partial<Pick<StoredTask, 'afterAnalyses'>>;
 
-/** Rows per INSERT: 9 values each stays far below every dialect's bound-parameter limit. */
+/** Rows per INSERT: 10 values each stays far below every dialect's bound-parameter limit. */
 const CHUNK = 500;
 
 /**
@@ -50,14 +53,16 @@ export class TaskRepository {
       if (unique.length === 1) {
         // A runner's follow-ups: usually one task a submit.
         const [task] = unique as [NewStoredTask];
-        const { uniqueId, kind, priority, groupId, payload } = task;
-        await insertOneQuery(tx, uniqueId, kind, priority, groupId, payload, seq + 1, now);
+        const { uniqueId, kind, priority, groupId, payload, afterAnalyses } = task;
+        await insertOneQuery(tx, uniqueId, kind, priority, groupId, payload, afterAnalyses ? 1 : 0, seq + 1, now);
         return;
       }
       for (let i = 0; i < unique.length; i += CHUNK) {
         const rows = unique
           .slice(i, i + CHUNK)
-          .map((task) => taskRow(task.uniqueId, task.kind, task.priority, task.groupId, task.payload, ++seq, now));
+          .map((t) =>
+            taskRow(t.uniqueId, t.kind, t.priority, t.groupId, t.payload, t.afterAnalyses ? 1 : 0, ++seq, now),
+          );
         await tx.insertInto('task').values(rows).onConflict(requeue).execute();
       }
     };
@@ -66,11 +71,11 @@ export class TaskRepository {
   }
 
   /**
-   * Takes the next available task for `owner` in one statement: unowned, its group idle, highest priority
-   * first, then oldest submit. The outer WHERE re-checks availability, so a concurrent runner cannot take the
-   * same row; undefined when nothing is available (or another runner won the race). On PostgreSQL the takes run
-   * one at a time: a concurrent take re-checks its own row only, not the group's other rows, so two runners could
-   * otherwise take two tasks of one group at once.
+   * Takes the next available task for `owner` in one statement: unowned, its group idle, no analysis queued or
+   * running if it waits for them, highest priority first, then oldest submit. The outer WHERE re-checks
+   * availability, so a concurrent runner cannot take the same row; undefined when nothing is available (or another
+   * runner won the race). On PostgreSQL the takes run one at a time: a concurrent take re-checks its own row only,
+   * not the group's other rows, so two runners could otherwise take two tasks of one group at once.
    */
   async takeNext(owner: string, t: Db = this.db): Promise<StoredTask | undefined> {
     return oneAtATime(t, 'quire.task-take', (tx) => this.takeNextNow(owner, tx));
@@ -180,6 +185,7 @@ const takeNextQuery = compiledQuery((db, owner: string) =>
         .select('unique_id')
         .where('owner', 'is', null)
         .where(groupIsIdle)
+        .where(analysesAreOver)
         .orderBy('priority', 'desc')
         .orderBy('seq', 'asc')
         .limit(1),
@@ -201,6 +207,7 @@ const requeue = (oc: OnConflictBuilder<DB, 'task'>) =>
     priority: eb.ref('excluded.priority'),
     group_id: eb.ref('excluded.group_id'),
     payload: eb.ref('excluded.payload'),
+    after_analyses: eb.ref('excluded.after_analyses'),
     seq: eb.ref('excluded.seq'),
     last_modified_date: eb.ref('excluded.last_modified_date'),
     run_again: eb.case().when('task.owner', 'is', null).then(0).else(1).end(),
@@ -213,6 +220,7 @@ const taskRow = (
   priority: number,
   groupId: string | null,
   payload: string,
+  afterAnalyses: number,
   seq: number,
   now: string,
 ) => ({
@@ -221,6 +229,7 @@ const taskRow = (
   priority,
   group_id: groupId,
   payload,
+  after_analyses: afterAnalyses,
   owner: null,
   run_again: 0,
   seq,
@@ -253,6 +262,21 @@ function groupIsIdle(eb: ExpressionBuilder<DB, 'task'>) {
   ]);
 }
 
+/**
+ * The task does not wait for analyses, or none is queued or running (an index lookup: `task_kind_idx`). Checked by
+ * the take only: a task taken while an analysis is being submitted runs beside it, which costs memory, not correctness.
+ */
+function analysesAreOver(eb: ExpressionBuilder<DB, 'task'>) {
+  return eb.or([
+    eb('task.after_analyses', '=', 0),
+    eb.not(
+      eb.exists(
+        eb.selectFrom('task as analysis').select('analysis.unique_id').where('analysis.kind', '=', 'AnalyzeBook'),
+      ),
+    ),
+  ]);
+}
+
 type TaskRow = {
   unique_id: string;
   kind: string;
@@ -264,6 +288,7 @@ type TaskRow = {
   seq: number;
   created_date: string;
   last_modified_date: string;
+  after_analyses: number;
 };
 
 function toStoredTask(row: TaskRow): StoredTask {
@@ -278,5 +303,6 @@ function toStoredTask(row: TaskRow): StoredTask {
     seq: row.seq,
     createdDate: row.created_date,
     lastModifiedDate: row.last_modified_date,
+    afterAnalyses: Boolean(row.after_analyses),
   };
 }

@@ -259,7 +259,7 @@ const readBuffers = new SpareBuffers(4, 4 * 1024 * 1024);
  * What the analysis reads whole files into: one per task runner on a machine of two cores. Shared, so that the file
  * hash is computed on a worker thread from the same bytes (`hashFileBytes`).
  */
-const wholeFileBuffers = new SpareBuffers(2, WHOLE_FILE_BYTES, true);
+const wholeFileBuffers = new SpareBuffers(2, WHOLE_FILE_BYTES, { shared: true, analysis: true });
 
 /** Up to `length` bytes of the file at `position` into `buffer` (fewer only at end of file); the bytes read. */
 function readInto(fd: number, buffer: Buffer, position: number, length: number): Promise<Buffer> {
