@@ -18,7 +18,7 @@ import { createTaskQueue, type SharedTaskQueue } from './tasks/queue.js';
 import { waitsForAnalyses, type Task } from './tasks/definitions.js';
 import { openPgTaskQueue } from './tasks/pg-queue.js';
 import { createWorkerPool } from './tasks/worker-pool.js';
-import { memoryReleaser } from './native-memory.js';
+import { collectAndReleaseMemory, memoryReleaser } from './native-memory.js';
 import { releaseAnalysisMemory } from './media/analysis-memory.js';
 import { createPgWorkerPool } from './tasks/pg-worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
@@ -293,7 +293,12 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     taskMetrics: repos.taskMetrics,
     afterTask: freedMemory.workDone,
     // a task held back until the analyses were over (an import's barcode searches): their memory goes first
-    beforeTask: (task: Task) => (waitsForAnalyses(task) ? releaseAnalysisMemory() : undefined),
+    beforeTask: (task: Task) =>
+      waitsForAnalyses(task)
+        ? releaseAnalysisMemory().then((released) => {
+            if (released) void collectAndReleaseMemory();
+          })
+        : undefined,
   };
   const taskPool =
     'reclaimOrphans' in tasks
