@@ -17,7 +17,8 @@
 //               machine shared with other work, the figure its load inflates least; and until the queue is empty
 //               (with the barcode search on, most of the import's CPU comes after READY);
 //   settled RSS the server's RSS every 5 s for --idle-wait seconds after the queue emptied (the goal: under
-//               130 MB within a minute).
+//               130 MB within a minute), then what of it is anonymous memory and what pages of mapped files (the
+//               shared libraries' code the work touched, the database SQLite maps), against before the import.
 // --options web   the body the web client's add-library dialog sends (ui.md §12.6: ISBN barcode off, the suggested
 //                 directory exclusions);
 // --options api   a body with the name and root only: the API's defaults (engine.md §1.2: ISBN barcode on).
@@ -35,9 +36,9 @@
 // sitting.
 // Everything lives in one temp folder, deleted at the end (also on failure or Ctrl-C).
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { LIBRARY_FORM_DEFAULTS } from '@quire/api/constants';
 import pg from 'pg';
@@ -143,6 +144,24 @@ const pad = (/** @type {number} */ n, w = 3) => String(n).padStart(w, '0');
 const secs = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
 const rate = (/** @type {number} */ n, /** @type {number} */ ms) => (ms > 0 ? (n / (ms / 1000)).toFixed(0) : '∞');
 const mb = (/** @type {number} */ x) => `${x.toFixed(0)} MB`;
+
+/**
+ * The files a process has resident in memory through its mappings (`/proc/<pid>/smaps`), most first, in MB.
+ * @param {number} pid
+ */
+async function residentFiles(pid) {
+  const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8');
+  /** @type {Map<string, number>} */
+  const byFile = new Map();
+  let file = '';
+  for (const line of smaps.split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s+(\/\S+)?/.exec(line);
+    if (mapping) file = mapping[1] ?? '';
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && file) byFile.set(basename(file), (byFile.get(basename(file)) ?? 0) + Number(rss[1]) / 1024);
+  }
+  return [...byFile].map(([name, size]) => ({ name, mb: size })).sort((a, b) => b.mb - a.mb);
+}
 
 const work = await mkdtemp(join(tmpdir(), 'quire-bench-scan-'));
 /** @type {Awaited<ReturnType<typeof startServer>>[]} */
@@ -427,7 +446,9 @@ async function measure(root, options, pool, setup) {
     };
     const serversCpu = async () => Promise.all(servers.map((s) => cpuSeconds(s.pid)));
     const sum = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0);
-    const baseRss = (await memoryMb(running.pid)).rss;
+    const base = await memoryMb(running.pid);
+    const baseFiles = new Map((await residentFiles(running.pid)).map((f) => [f.name, f.mb]));
+    const baseRss = base.rss;
     rss = sampleRss(running.pid, 100);
     /** @type {Phase[]} */
     const phases = [
@@ -503,6 +524,11 @@ async function measure(root, options, pool, setup) {
       await sleep(Math.max(0, drainedAt + at - performance.now()));
       settled.push({ at, mb: (await memoryMb(running.pid)).rss });
     }
+    // What stays: anonymous memory, or pages of files (the binary, libraries, the database SQLite maps)
+    const after = await memoryMb(running.pid);
+    const grownFiles = (await residentFiles(running.pid))
+      .map((f) => ({ name: f.name, mb: f.mb - (baseFiles.get(f.name) ?? 0) }))
+      .sort((a, b) => b.mb - a.mb);
     // The loop above ends once every phase has its times.
     const finished = /** @type {FinishedPhases} */ (phases);
 
@@ -545,6 +571,13 @@ async function measure(root, options, pool, setup) {
     console.log(
       `  settled RSS after the queue emptied (at ${secs(finished[3].doneAt)}): ` +
         settled.map((x) => `${x.at / 1000} s ${mb(x.mb)}`).join(', '),
+    );
+    console.log(
+      `  RSS before / at the end of the idle wait: anonymous ${mb(base.anon)} / ${mb(after.anon)}, ` +
+        `file-backed ${mb(base.file)} / ${mb(after.file)} (grown most: ${grownFiles
+          .slice(0, 3)
+          .map((f) => `${f.name} +${mb(f.mb)}`)
+          .join(', ')})`,
     );
     const readyCpu = sum(readyCpus);
     console.log(
