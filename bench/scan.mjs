@@ -36,9 +36,9 @@
 // sitting.
 // Everything lives in one temp folder, deleted at the end (also on failure or Ctrl-C).
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { LIBRARY_FORM_DEFAULTS } from '@quire/api/constants';
 import pg from 'pg';
@@ -50,6 +50,7 @@ import {
   cpuSeconds,
   createLibrary,
   memoryMb,
+  residentFiles,
   openDatabase,
   patchSettings,
   sampleRss,
@@ -144,24 +145,6 @@ const pad = (/** @type {number} */ n, w = 3) => String(n).padStart(w, '0');
 const secs = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
 const rate = (/** @type {number} */ n, /** @type {number} */ ms) => (ms > 0 ? (n / (ms / 1000)).toFixed(0) : '∞');
 const mb = (/** @type {number} */ x) => `${x.toFixed(0)} MB`;
-
-/**
- * The files a process has resident in memory through its mappings (`/proc/<pid>/smaps`), most first, in MB.
- * @param {number} pid
- */
-async function residentFiles(pid) {
-  const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8');
-  /** @type {Map<string, number>} */
-  const byFile = new Map();
-  let file = '';
-  for (const line of smaps.split('\n')) {
-    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s+(\/\S+)?/.exec(line);
-    if (mapping) file = mapping[1] ?? '';
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss && file) byFile.set(basename(file), (byFile.get(basename(file)) ?? 0) + Number(rss[1]) / 1024);
-  }
-  return [...byFile].map(([name, size]) => ({ name, mb: size })).sort((a, b) => b.mb - a.mb);
-}
 
 const work = await mkdtemp(join(tmpdir(), 'quire-bench-scan-'));
 /** @type {Awaited<ReturnType<typeof startServer>>[]} */

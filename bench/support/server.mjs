@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 export const SERVER_MAIN = resolve(import.meta.dirname, '../../packages/server/dist/main.js');
@@ -200,6 +200,24 @@ export async function memoryMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (/** @type {string} */ key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024, anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 };
+}
+
+/**
+ * The files a process has resident in memory through its mappings (`/proc/<pid>/smaps`), most first, in MB.
+ * @param {number} pid
+ */
+export async function residentFiles(pid) {
+  const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8');
+  /** @type {Map<string, number>} */
+  const byFile = new Map();
+  let file = '';
+  for (const line of smaps.split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s+(\/\S+)?/.exec(line);
+    if (mapping) file = mapping[1] ?? '';
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && file) byFile.set(basename(file), (byFile.get(basename(file)) ?? 0) + Number(rss[1]) / 1024);
+  }
+  return [...byFile].map(([name, size]) => ({ name, mb: size })).sort((a, b) => b.mb - a.mb);
 }
 
 /**

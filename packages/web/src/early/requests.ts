@@ -58,7 +58,7 @@ export interface EarlyAnswers {
 }
 
 /** Whether the page opens on the dashboard (`/` or `/dashboard` under any context path). */
-export const opensOnDashboard = (pathname: string): boolean => /\/(dashboard)?$/.test(pathname);
+const opensOnDashboard = (pathname: string): boolean => /\/(dashboard)?$/.test(pathname);
 
 export function startEarlyRequests(): void {
   const answers = new Map<string, Promise<Response>>();
