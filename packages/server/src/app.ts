@@ -8,19 +8,15 @@ import { setMediaLimits } from './media/limits.js';
 import { openDatabase } from './db/database.js';
 import { createRepositories, createUnitOfWork } from './db/unit-of-work.js';
 import { createEventBus } from './events/bus.js';
-import { createPgEventBus } from './events/pg-bus.js';
-import { ClusterStore, openPgPool } from './db/cluster.js';
 import { drainConnections } from './http/drain.js';
 import { createLogger } from './logging.js';
 import { createSettingsStore } from './settings/server-settings.js';
 import { createAccounts } from './accounts/index.js';
 import { createTaskQueue, type SharedTaskQueue } from './tasks/queue.js';
 import { waitsForAnalyses, type Task } from './tasks/definitions.js';
-import { openPgTaskQueue } from './tasks/pg-queue.js';
 import { createWorkerPool } from './tasks/worker-pool.js';
 import { collectAndReleaseMemory, memoryReleaser } from './native-memory.js';
 import { releaseAnalysisMemory } from './media/analysis-memory.js';
-import { createPgWorkerPool } from './tasks/pg-worker-pool.js';
 import { createHandlers } from './tasks/handlers.js';
 import { startTaskQueueStatus } from './tasks/status.js';
 import { createScheduler } from './tasks/scheduler.js';
@@ -106,14 +102,14 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   // the events are shared by every instance on the database; this process is one instance among them.
   const instanceId = randomBytes(6).toString('hex');
   const cluster = config.database.url ? await openCluster(config.database.url) : undefined;
-  const sharedEvents = cluster && (await createPgEventBus(cluster.store, { logger, instanceId }));
+  const sharedEvents = cluster && (await cluster.createEventBus({ logger, instanceId }));
   const events = sharedEvents || createEventBus();
   const settings = createSettingsStore(repos.serverSettings);
   const stored = await settings.get();
   const contextPath = stored.serverContextPath ?? config.contextPath;
   const port = config.port === 0 ? 0 : (stored.serverPort ?? config.port);
   // Tasks a killed process had taken run again; then the pool drains the queue (engine.md §8.1).
-  const tasks = cluster ? await openPgTaskQueue(cluster.pool, cluster.store) : createTaskQueue(db, { logger });
+  const tasks = cluster ? await cluster.openTaskQueue() : createTaskQueue(db, { logger });
   if ('reclaimOrphans' in tasks) await tasks.reclaimOrphans();
   // Libraries: repositories, then the use cases; the scheduler is created here (started below) so that
   // creating, updating and deleting a library can arm and disarm its periodic scan.
@@ -303,7 +299,7 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   const taskPool =
     'reclaimOrphans' in tasks
       ? createWorkerPool({ ...runners, queue: tasks })
-      : createPgWorkerPool({ ...runners, queue: tasks, pool: cluster!.pool, store: cluster!.store, instanceId });
+      : cluster!.createWorkerPool({ ...runners, queue: tasks, instanceId });
   const stopTaskStatus = startTaskQueueStatus({ queue: tasks, events, logger });
   // Announcements are fetched in the background (scheduled below) and served from the database.
   const announcements = new AnnouncementService({
@@ -457,13 +453,28 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
   };
 }
 
-/** The connections and tables PostgreSQL mode shares between instances (db/cluster.ts). */
+/**
+ * The connections and tables PostgreSQL mode shares between instances (db/cluster.ts), and what runs over them: the
+ * events, the task queue and its runners. Loaded only in that mode, so that a server on SQLite never loads pg and
+ * graphile-worker (their code stays out of its memory).
+ */
 async function openCluster(databaseUrl: string) {
+  const [{ ClusterStore, openPgPool }, { createPgEventBus }, { openPgTaskQueue }, { createPgWorkerPool }] =
+    await Promise.all([
+      import('./db/cluster.js'),
+      import('./events/pg-bus.js'),
+      import('./tasks/pg-queue.js'),
+      import('./tasks/pg-worker-pool.js'),
+    ]);
   // graphile-worker's runners hold a connection each to LISTEN, the event bus two: room for them and the queries.
   const pool = openPgPool(databaseUrl, 20);
+  const store = await ClusterStore.open(pool);
+  type WorkerPoolOptions = Omit<Parameters<typeof createPgWorkerPool>[0], 'pool' | 'store'>;
   return {
-    pool,
-    store: await ClusterStore.open(pool),
+    store,
+    createEventBus: (options: Parameters<typeof createPgEventBus>[1]) => createPgEventBus(store, options),
+    openTaskQueue: () => openPgTaskQueue(pool, store),
+    createWorkerPool: (options: WorkerPoolOptions) => createPgWorkerPool({ ...options, pool, store }),
     /** Waits for the connections to close, at most 2 s: a task abandoned at shutdown may still hold one. */
     close: () => Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]),
   };

@@ -148,6 +148,8 @@ const allows = (where: readonly string[], rel: string) =>
 interface Import {
   spec: string;
   typeOnly: boolean;
+  /** `import()`: loaded when that code runs, not with the importing module. */
+  dynamic?: boolean;
 }
 
 function importsOf(fileName: string, text: string): Import[] {
@@ -186,7 +188,8 @@ function importsOf(fileName: string, text: string): Import[] {
         // createRequire(import.meta.url).resolve('pkg/file') and require.resolve('pkg')
         (ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' && isRequire(callee.expression));
       if (loads) {
-        if (first && ts.isStringLiteralLike(first)) found.push({ spec: first.text, typeOnly: false });
+        const dynamic = callee.kind === ts.SyntaxKind.ImportKeyword;
+        if (first && ts.isStringLiteralLike(first)) found.push({ spec: first.text, typeOnly: false, dynamic });
         else found.push({ spec: '<computed>', typeOnly: false });
       }
     }
@@ -294,5 +297,32 @@ describe('server import boundaries', () => {
     expect(violationsOf('library/probe.ts', "import type { BookRepository } from '../domain/ports.js';")).toEqual([]);
     expect(violationsOf('http/probe.ts', "import type { BookView } from '../db/queries/books.js';")).toEqual([]);
     expect(violationsOf('app.ts', "import { createUnitOfWork } from './db/unit-of-work.js';")).toEqual([]);
+  });
+});
+
+/**
+ * The packages a module loads with it: its static imports, followed through our own modules (type-only imports and
+ * `import()` are not followed).
+ */
+function packagesLoadedWith(rel: string, seen = new Set<string>(), found = new Set<string>()): Set<string> {
+  if (seen.has(rel)) return found;
+  seen.add(rel);
+  for (const { spec, typeOnly, dynamic } of importsOf(rel, readFileSync(join(src, rel), 'utf8'))) {
+    if (typeOnly || dynamic) continue;
+    if (spec.startsWith('.'))
+      packagesLoadedWith(relative(src, resolve(dirname(join(src, rel)), spec)).replace(/\.js$/, '.ts'), seen, found);
+    else if (!spec.startsWith('node:') && !builtins.has(spec)) found.add(packageOf(spec));
+  }
+  return found;
+}
+
+describe('what the server loads at start', () => {
+  // Memory a server keeps from its start to its end (issue 18): what only some servers or some books need is loaded
+  // with an `import()` where it is first used.
+  it('leaves out PostgreSQL mode, OAuth2 and the rare formats and tools until they are used', () => {
+    const loaded = packagesLoadedWith('serve.ts');
+    expect(loaded).toContain('fastify'); // it does follow the imports
+    for (const later of ['pg', 'graphile-worker', 'openid-client', 'node-unrar-js', 'tar-stream', 'pdf-lib', 'koffi'])
+      expect(loaded, later).not.toContain(later);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { OAuth2Config, OAuth2ProviderConfig } from '../config.js';
 import type { OAuth2RequestRepository, UserRepository } from '../domain/ports.js';
 import type { StoredOAuth2Request, StoredUser } from '../domain/account.js';
@@ -7,6 +7,9 @@ import type { AuthenticationActivity, ClientInfo } from './authentication-activi
 import type { Sessions } from './sessions.js';
 import { toCurrentUser } from './users.js';
 import type { Login } from './authenticator.js';
+
+/** openid-client, loaded at the first OAuth2 login: a server without a provider never loads it. */
+const loadOidc = () => import('openid-client');
 
 /** How long a browser has between leaving for the provider and coming back. */
 export const OAUTH2_REQUEST_TTL_MS = 10 * 60_000;
@@ -53,7 +56,7 @@ export interface OAuth2ProviderSummary {
  * Every call to a provider is bounded by `timeoutMs`.
  */
 export class OAuth2Login {
-  private readonly discovered = new Map<string, { config: Promise<oidc.Configuration>; at: number }>();
+  private readonly discovered = new Map<string, { config: Promise<Oidc.Configuration>; at: number }>();
 
   constructor(
     private readonly d: {
@@ -81,6 +84,7 @@ export class OAuth2Login {
    * OAuth2LoginFailure when the provider cannot be reached.
    */
   async start(provider: OAuth2ProviderConfig, redirectUri: string): Promise<{ url: string; browserKey: string }> {
+    const oidc = await loadOidc();
     const config = await this.configuration(provider);
     const browserKey = randomBytes(32).toString('base64url');
     const state = oidc.randomState();
@@ -136,7 +140,7 @@ export class OAuth2Login {
       const sessionId = await this.d.sessions.open(user.id, client);
       return { user: toCurrentUser(user, { sessionId }), sessionId };
     } catch (err) {
-      const failure = asFailure(err);
+      const failure = asFailure(err, await loadOidc());
       await this.d.activity.record(
         { source, success: false, email: (email ?? failure.email)?.toLowerCase() ?? null, error: failure.reason },
         client,
@@ -150,7 +154,8 @@ export class OAuth2Login {
    * endpoint's claims complete it, as Spring's OidcUserService does (many providers, oidc-provider among them, put
    * e-mail claims only there when an access token is issued). Then the reference's e-mail rules.
    */
-  private async oidcEmail(config: oidc.Configuration, callback: URL, request: StoredOAuth2Request): Promise<string> {
+  private async oidcEmail(config: Oidc.Configuration, callback: URL, request: StoredOAuth2Request): Promise<string> {
+    const oidc = await loadOidc();
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       expectedState: request.state,
       expectedNonce: request.nonce,
@@ -174,11 +179,12 @@ export class OAuth2Login {
 
   /** Plain OAuth2: the e-mail is the `email` attribute of the user-info answer (ERR_1024 without one). */
   private async oauth2Email(
-    config: oidc.Configuration,
+    config: Oidc.Configuration,
     callback: URL,
     request: StoredOAuth2Request,
     userInfoUri: URL,
   ): Promise<string> {
+    const oidc = await loadOidc();
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       expectedState: request.state,
       pkceCodeVerifier: request.pkceVerifier,
@@ -200,26 +206,28 @@ export class OAuth2Login {
   }
 
   /** The provider's metadata, read once an hour; a failed read is not kept, so the next login tries again. */
-  private configuration(provider: OAuth2ProviderConfig): Promise<oidc.Configuration> {
+  private configuration(provider: OAuth2ProviderConfig): Promise<Oidc.Configuration> {
     const cached = this.discovered.get(provider.registrationId);
     if (cached && this.d.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
-    // The ID token's signature is checked against the provider's published keys; a plain OAuth2 provider has none.
-    const execute: ((config: oidc.Configuration) => void)[] =
-      provider.kind === 'oidc' ? [oidc.enableNonRepudiationChecks] : [];
-    // A provider on plain HTTP (one on the same machine or network): openid-client refuses it unless told.
-    const url = provider.kind === 'oidc' ? provider.issuer : provider.authorizationUri;
-    if (url.protocol === 'http:') execute.push(oidc.allowInsecureRequests);
     const timeout = this.d.config.timeoutMs / 1000;
-    const config = (
-      provider.kind === 'oidc'
-        ? oidc.discovery(provider.issuer, provider.clientId, undefined, clientAuthentication(provider), {
-            execute,
-            timeout,
-          })
-        : Promise.resolve().then(() => plainOAuth2(provider, execute, timeout))
-    ).catch((err: unknown) => {
-      this.discovered.delete(provider.registrationId);
-      throw asFailure(err);
+    const config = loadOidc().then(async (oidc) => {
+      // The ID token's signature is checked against the provider's published keys; a plain OAuth2 provider has none.
+      const execute: ((config: Oidc.Configuration) => void)[] =
+        provider.kind === 'oidc' ? [oidc.enableNonRepudiationChecks] : [];
+      // A provider on plain HTTP (one on the same machine or network): openid-client refuses it unless told.
+      const url = provider.kind === 'oidc' ? provider.issuer : provider.authorizationUri;
+      if (url.protocol === 'http:') execute.push(oidc.allowInsecureRequests);
+      try {
+        return provider.kind === 'oidc'
+          ? await oidc.discovery(provider.issuer, provider.clientId, undefined, clientAuthentication(oidc, provider), {
+              execute,
+              timeout,
+            })
+          : plainOAuth2(oidc, provider, execute, timeout);
+      } catch (err) {
+        this.discovered.delete(provider.registrationId);
+        throw asFailure(err, oidc);
+      }
     });
     this.discovered.set(provider.registrationId, { config, at: this.d.now() });
     return config;
@@ -231,10 +239,11 @@ export class OAuth2Login {
  * the authorization server's origin stands for it (a provider that also returns an ID token must name that issuer).
  */
 function plainOAuth2(
+  oidc: typeof Oidc,
   provider: Extract<OAuth2ProviderConfig, { kind: 'oauth2' }>,
-  execute: ((config: oidc.Configuration) => void)[],
+  execute: ((config: Oidc.Configuration) => void)[],
   timeout: number,
-): oidc.Configuration {
+): Oidc.Configuration {
   const config = new oidc.Configuration(
     {
       issuer: provider.authorizationUri.origin,
@@ -243,7 +252,7 @@ function plainOAuth2(
     },
     provider.clientId,
     undefined,
-    clientAuthentication(provider),
+    clientAuthentication(oidc, provider),
   );
   for (const apply of execute) apply(config);
   config.timeout = timeout;
@@ -251,12 +260,13 @@ function plainOAuth2(
 }
 
 /** HTTP Basic at the token endpoint, Spring's default (`client_secret_basic`), so providers set up for Komga accept it. */
-const clientAuthentication = (provider: OAuth2ProviderConfig) => oidc.ClientSecretBasic(provider.clientSecret);
+const clientAuthentication = (oidc: typeof Oidc, provider: OAuth2ProviderConfig) =>
+  oidc.ClientSecretBasic(provider.clientSecret);
 
 const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
 /** What the login page is told: our own failures as they are, a provider's refusal or silence as a sentence. */
-function asFailure(err: unknown): OAuth2LoginFailure {
+function asFailure(err: unknown, oidc: typeof Oidc): OAuth2LoginFailure {
   if (err instanceof OAuth2LoginFailure) return err;
   if (err instanceof oidc.AuthorizationResponseError)
     return new OAuth2LoginFailure(`The provider refused the login: ${err.error_description ?? err.error}`);

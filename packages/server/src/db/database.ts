@@ -5,7 +5,7 @@
  * are in sqlite-connection.ts (the server's and the search index thread's).
  */
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import type { CustomTypesConfig, Pool } from 'pg';
 import { Kysely, PostgresDialect, Migrator, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -67,16 +67,20 @@ const TIMESTAMPTZ = 1184;
  * (pg gives 64-bit integers as strings; ours stay far below 2^53), and `timestamptz` as the ISO-8601 UTC string with
  * milliseconds the code writes (the session runs in UTC, so the text form is `2026-11-29 05:00:11.123+00`).
  */
-const types = {
-  getTypeParser(id: number, format?: 'text' | 'binary') {
-    if (id === INT8 || id === NUMERIC) return (v: string) => Number(v);
-    if (id === TIMESTAMPTZ)
-      return (v: string) => new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
-    return pg.types.getTypeParser(id, format);
-  },
-} as pg.CustomTypesConfig;
+const typesOf = (defaults: CustomTypesConfig) =>
+  ({
+    getTypeParser(id: number, format?: 'text' | 'binary') {
+      if (id === INT8 || id === NUMERIC) return (v: string) => Number(v);
+      if (id === TIMESTAMPTZ)
+        return (v: string) => new Date(v.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
+      return defaults.getTypeParser(id, format);
+    },
+  }) as CustomTypesConfig;
 
 async function openPostgres(url: string, limits: PoolLimits): Promise<Db> {
+  // Loaded here only: a server on SQLite never loads the PostgreSQL client.
+  const { default: pg } = await import('pg');
+  const types = typesOf(pg.types);
   const pool = new pg.Pool({
     connectionString: url,
     max: limits.max,
@@ -100,7 +104,7 @@ async function openPostgres(url: string, limits: PoolLimits): Promise<Db> {
  * sort key made for that order, domain/text.ts): a database whose collation is a language's would order them
  * otherwise, so it is refused with what to do.
  */
-async function checkCollation(pool: pg.Pool): Promise<void> {
+async function checkCollation(pool: Pool): Promise<void> {
   const { rows } = await pool.query<{ datcollate: string; datctype: string; encoding: string }>(
     `SELECT datcollate, datctype, pg_encoding_to_char(encoding) AS encoding FROM pg_database
       WHERE datname = current_database()`,
