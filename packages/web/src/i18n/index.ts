@@ -49,6 +49,11 @@ export function detectLocale(preferred: readonly string[]): Locale {
   for (const tag of preferred) {
     const exact = byLowerCase.get(tag.toLowerCase());
     if (exact) return exact;
+    // A language offered in one form only (`en-US` → `en`) is the answer whatever the script: ICU's likely-subtags
+    // data, which `maximize` loads, cost ~10 ms of a cold start.
+    const primary = tag.toLowerCase().split('-')[0]!;
+    const forms = LOCALES.filter((l) => l.code.toLowerCase().split('-')[0] === primary);
+    if (forms.length === 1 && forms[0]!.code.toLowerCase() === primary) return forms[0]!.code as Locale;
     let locale: Intl.Locale;
     try {
       locale = new Intl.Locale(tag).maximize();

@@ -21,18 +21,21 @@ function browseFormatFor(lang: string | undefined): BrowseFormat {
 }
 
 function makeBrowseFormat(lang: string | undefined) {
-  // Release dates are plain days: read and shown in UTC so no time zone moves them to the day before.
-  const day = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
-  const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium' });
-  const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short' });
-  const safe = (f: Intl.DateTimeFormat, iso: string) => {
-    const d = new Date(iso);
-    return Number.isNaN(d.getTime()) ? iso : f.format(d);
+  /** A formatter made on its first use: a screen often needs one of the three (the first one made costs the most). */
+  const formatter = (options: Intl.DateTimeFormatOptions) => {
+    let made: Intl.DateTimeFormat | undefined;
+    return (iso: string) => {
+      const d = new Date(iso);
+      if (Number.isNaN(d.getTime())) return iso;
+      made ??= new Intl.DateTimeFormat(lang, options);
+      return made.format(d);
+    };
   };
   return {
-    releaseDate: (iso: string) => safe(day, iso),
-    date: (iso: string) => safe(date, iso),
-    dateTime: (iso: string) => safe(dateTime, iso),
+    // Release dates are plain days: read and shown in UTC so no time zone moves them to the day before.
+    releaseDate: formatter({ dateStyle: 'medium', timeZone: 'UTC' }),
+    date: formatter({ dateStyle: 'medium' }),
+    dateTime: formatter({ dateStyle: 'long', timeStyle: 'short' }),
     year: (iso: string | null | undefined) => (iso ? iso.slice(0, 4) : ''),
   };
 }
