@@ -213,6 +213,10 @@ const packageOf = (spec: string) => {
 
 const builtins = new Set(builtinModules);
 
+/** The module (its path under src/) that a relative `spec` imported from `rel` names. */
+const moduleOf = (rel: string, spec: string) =>
+  relative(src, resolve(dirname(join(src, rel)), spec)).replace(/\.js$/, '.ts');
+
 /** The rule's violations in one file (`rel`: its path under src/). */
 function violationsOf(rel: string, text: string): string[] {
   const out: string[] = [];
@@ -222,7 +226,7 @@ function violationsOf(rel: string, text: string): string[] {
     if (spec === '<computed>') {
       out.push(`${rel} loads a module whose name is computed`);
     } else if (spec.startsWith('.')) {
-      const target = relative(src, resolve(dirname(join(src, rel)), spec)).replace(/\.js$/, '.ts');
+      const target = moduleOf(rel, spec);
       if (target.startsWith('..')) {
         out.push(`${rel} imports ${spec}, outside src/`);
         continue;
@@ -309,8 +313,7 @@ function packagesLoadedWith(rel: string, seen = new Set<string>(), found = new S
   seen.add(rel);
   for (const { spec, typeOnly, dynamic } of importsOf(rel, readFileSync(join(src, rel), 'utf8'))) {
     if (typeOnly || dynamic) continue;
-    if (spec.startsWith('.'))
-      packagesLoadedWith(relative(src, resolve(dirname(join(src, rel)), spec)).replace(/\.js$/, '.ts'), seen, found);
+    if (spec.startsWith('.')) packagesLoadedWith(moduleOf(rel, spec), seen, found);
     else if (!spec.startsWith('node:') && !builtins.has(spec)) found.add(packageOf(spec));
   }
   return found;

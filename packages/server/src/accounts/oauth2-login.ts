@@ -123,6 +123,7 @@ export class OAuth2Login {
     client: ClientInfo,
   ): Promise<Login> {
     const source = `OAuth2:${provider.name}` as const;
+    const oidc = await loadOidc();
     let email: string | undefined;
     try {
       const request = browserKey ? await this.d.requests.take(hashKey(browserKey)) : undefined;
@@ -133,14 +134,14 @@ export class OAuth2Login {
       callback.search = query;
       email =
         provider.kind === 'oidc'
-          ? await this.oidcEmail(config, callback, request)
-          : await this.oauth2Email(config, callback, request, provider.userInfoUri);
+          ? await this.oidcEmail(oidc, config, callback, request)
+          : await this.oauth2Email(oidc, config, callback, request, provider.userInfoUri);
       const user = await this.userFor(email);
       await this.d.activity.record({ source, success: true, userId: user.id, email: user.email }, client);
       const sessionId = await this.d.sessions.open(user.id, client);
       return { user: toCurrentUser(user, { sessionId }), sessionId };
     } catch (err) {
-      const failure = asFailure(err, await loadOidc());
+      const failure = asFailure(err, oidc);
       await this.d.activity.record(
         { source, success: false, email: (email ?? failure.email)?.toLowerCase() ?? null, error: failure.reason },
         client,
@@ -154,8 +155,12 @@ export class OAuth2Login {
    * endpoint's claims complete it, as Spring's OidcUserService does (many providers, oidc-provider among them, put
    * e-mail claims only there when an access token is issued). Then the reference's e-mail rules.
    */
-  private async oidcEmail(config: Oidc.Configuration, callback: URL, request: StoredOAuth2Request): Promise<string> {
-    const oidc = await loadOidc();
+  private async oidcEmail(
+    oidc: typeof Oidc,
+    config: Oidc.Configuration,
+    callback: URL,
+    request: StoredOAuth2Request,
+  ): Promise<string> {
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       expectedState: request.state,
       expectedNonce: request.nonce,
@@ -179,12 +184,12 @@ export class OAuth2Login {
 
   /** Plain OAuth2: the e-mail is the `email` attribute of the user-info answer (ERR_1024 without one). */
   private async oauth2Email(
+    oidc: typeof Oidc,
     config: Oidc.Configuration,
     callback: URL,
     request: StoredOAuth2Request,
     userInfoUri: URL,
   ): Promise<string> {
-    const oidc = await loadOidc();
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
       expectedState: request.state,
       pkceCodeVerifier: request.pkceVerifier,
