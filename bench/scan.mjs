@@ -27,7 +27,11 @@
 // into walk (ScanLibrary), analysis, file hash, poster, metadata refresh (with the barcode search when on), series
 // refresh and aggregation; "task overhead" is the wall time the runners spent outside any task.
 // Baselines, in the same run: every archive's central directory listed with the server's zip library (yauzl), no
-// database, sequentially; and `unzip -l`, one process per series folder (`unzip -l 'folder/*.cbz'`), when installed.
+// database, sequentially; `unzip -l`, one process per series folder (`unzip -l 'folder/*.cbz'`), when installed; and
+// the work floor: what an import cannot skip, done with the server's native libraries and nothing else (no database,
+// no task queue, no server), two books at a time as the server's two runners: each file read whole into a reused
+// buffer, every entry's CRC checked (@node-rs/crc32), the file's XXH3-128 (hash-wasm), the first page made a 300 px
+// JPEG poster (sharp). Komga reads every byte too (its file hash), and issue 11 has every page checked.
 // --cpu-prof runs the server under `node --cpu-prof` and prints its top self-time functions.
 // --database postgres runs the same import on PostgreSQL (a throw-away cluster per run, durability off:
 // bench/support/postgres.mjs), with each --instances value: 2 starts two built servers on one database, one data
@@ -36,12 +40,15 @@
 // sitting.
 // Everything lives in one temp folder, deleted at the end (also on failure or Ctrl-C).
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { inflateRawSync } from 'node:zlib';
 import { LIBRARY_FORM_DEFAULTS } from '@quire/api/constants';
 import pg from 'pg';
+import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { makeJpegPages, writeZip } from './support/cbz.mjs';
 import { printProfile } from './support/cpuprofile.mjs';
@@ -58,6 +65,11 @@ import {
   startServer,
 } from './support/server.mjs';
 import { POSTGRES_SETTINGS, startPostgres } from './support/postgres.mjs';
+
+/** The server's native hashing libraries (its dependencies, not the benchmarks'). */
+const serverRequire = createRequire(new URL('../packages/server/package.json', import.meta.url));
+const { crc32 } = /** @type {typeof import('@node-rs/crc32')} */ (serverRequire('@node-rs/crc32'));
+const { createXXHash128 } = /** @type {typeof import('hash-wasm')} */ (serverRequire('hash-wasm'));
 
 const { values: opt } = parseArgs({
   options: {
@@ -124,7 +136,7 @@ const WRITE_CONCURRENCY = 16;
  *   peakMb?: number }} Phase
  * @typedef {Required<Phase>} FinishedPhase
  * @typedef {[FinishedPhase, FinishedPhase, FinishedPhase, FinishedPhase]} FinishedPhases scan, analysis, ready, all tasks
- * @typedef {{ yauzlMs: number, unzipMs: number | null }} Baseline
+ * @typedef {{ yauzlMs: number, unzipMs: number | null, floorMs: number, floorCpuMs: number }} Baseline
  * @typedef {{ label: string, options: keyof typeof OPTION_SETS, phases: FinishedPhases, readyMs: number,
  *   readyCpu: number, drainCpu: number, databaseCpu: number | null, peak: number, settled: { at: number, mb: number }[], baseRss: number }} Result
  * @typedef {{ database: 'sqlite' | 'postgres', instances: number, main: string | undefined }} Setup
@@ -301,7 +313,83 @@ async function baselines(files) {
   } else {
     console.log('baseline unzip -l: unzip not installed, skipped');
   }
-  return { yauzlMs, unzipMs };
+  await workFloor(files.slice(0, 20)); // warm-up (JIT, libvips)
+  const floor = await workFloor(files);
+  console.log(
+    `baseline work floor: read whole, every entry's CRC, XXH3-128, a 300 px poster; no database; 2 books at a time: ` +
+      `${secs(floor.ms)} (${rate(files.length, floor.ms)} books/s` +
+      (unzipMs ? ` = ${(floor.ms / unzipMs).toFixed(1)} × unzip -l` : '') +
+      `), ${(floor.cpuMs / files.length).toFixed(1)} ms of CPU a book`,
+  );
+  return { yauzlMs, unzipMs, floorMs: floor.ms, floorCpuMs: floor.cpuMs };
+}
+
+/**
+ * The work floor (see the header): wall and CPU time (the whole process: libvips' and libuv's threads too).
+ * @param {string[]} files
+ */
+async function workFloor(files) {
+  sharp.cache(false); // as the server: every page is a one-off
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let next = 0;
+  const lane = async () => {
+    const hasher = await createXXHash128(0, 0);
+    let buffer = Buffer.alloc(0);
+    for (let i = next++; i < files.length; i = next++) {
+      const handle = await open(/** @type {string} */ (files[i]), 'r');
+      try {
+        const { size } = await handle.stat();
+        if (buffer.length < size) buffer = Buffer.allocUnsafe(size);
+        const { bytesRead } = await handle.read(buffer, 0, size, 0);
+        const bytes = buffer.subarray(0, bytesRead);
+        let first = /** @type {{ name: string, data: Buffer } | undefined} */ (undefined);
+        for (const e of await zipEntries(bytes)) {
+          if (crc32(e.data) >>> 0 !== e.crc) throw new Error(`CRC mismatch in ${files[i]}: ${e.name}`);
+          if (e.name.endsWith('.jpg') && (!first || e.name < first.name)) first = e;
+        }
+        hasher.init();
+        hasher.update(bytes);
+        hasher.digest('hex');
+        if (first) await sharp(first.data).resize(300, 300, { fit: 'inside' }).jpeg({ quality: 85 }).toBuffer();
+      } finally {
+        await handle.close();
+      }
+    }
+  };
+  await Promise.all([lane(), lane()]);
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+/**
+ * The entries of a ZIP in memory: the stored ones (the generated books' pages) as views of its bytes, the deflated
+ * ones (their ComicInfo.xml) inflated.
+ * @param {Buffer} bytes
+ * @returns {Promise<{ name: string, crc: number, data: Buffer }[]>}
+ */
+function zipEntries(bytes) {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      /** @type {{ name: string, crc: number, data: Buffer }[]} */
+      const entries = [];
+      zip.on('error', reject);
+      zip.on('entry', (/** @type {import('yauzl').Entry} */ e) => {
+        const at = e.relativeOffsetOfLocalHeader;
+        const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+        const stored = bytes.subarray(start, start + e.compressedSize);
+        entries.push({
+          name: e.fileName,
+          crc: e.crc32,
+          data: e.compressionMethod === 8 ? inflateRawSync(stored) : stored,
+        });
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
 }
 
 /**
@@ -614,7 +702,10 @@ function summary(results, baseline) {
   const pf = (/** @type {boolean} */ ok) => (ok ? 'PASS' : 'FAIL');
   console.log(
     `\nsummary: ${BOOKS} books × ${PAGES} pages; yauzl listing ${secs(baseline.yauzlMs)}` +
-      (baseline.unzipMs ? `, unzip -l ${secs(baseline.unzipMs)}` : ''),
+      (baseline.unzipMs ? `, unzip -l ${secs(baseline.unzipMs)}` : '') +
+      `; work floor ${secs(baseline.floorMs)}` +
+      (baseline.unzipMs ? ` = ${(baseline.floorMs / baseline.unzipMs).toFixed(1)} × unzip -l` : '') +
+      ` (${(baseline.floorCpuMs / BOOKS).toFixed(1)} ms of CPU a book)`,
   );
   for (const r of results) {
     const perSec = BOOKS / (r.readyMs / 1000);
