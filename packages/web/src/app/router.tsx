@@ -388,7 +388,18 @@ export function createRoutes(): RouteObject[] {
   ];
 }
 
-/** The app's router: history mode under the context path the server was reached at. */
+/**
+ * The app's router: history mode under the context path the server was reached at. A page opened at the root (the
+ * server's address, as most users open it) starts at the dashboard, the index route's target: that route's
+ * `<Navigate>` would first render the app's frame with nothing in it, and only its effect would navigate, so the
+ * dashboard came in a second pass after its code was awaited again (issue 18: ~130 ms of a cold start to the first
+ * poster, `bench/client.mjs`). The index route stays for links to the root inside the app.
+ */
 export function createAppRouter() {
-  return createBrowserRouter(createRoutes(), { basename: basePath() || '/' });
+  const base = basePath();
+  const { pathname, search, hash } = window.location;
+  if (pathname === base || pathname === `${base}/`) {
+    window.history.replaceState(window.history.state, '', `${base}/dashboard${search}${hash}`);
+  }
+  return createBrowserRouter(createRoutes(), { basename: base || '/' });
 }
