@@ -717,6 +717,7 @@ function summary(results, baseline) {
     console.log(
       `  ${r.label}: READY with a poster at ${secs(r.readyMs)} = ${perSec.toFixed(1)} books/s` +
         (unzip !== null ? ` = ${unzip.toFixed(1)} × unzip -l` : '') +
+        ` = ${(r.readyMs / baseline.floorMs).toFixed(2)} × the work floor` +
         `; ${((r.readyCpu * 1000) / BOOKS).toFixed(1)} ms of server CPU a book` +
         (r.databaseCpu === null ? '' : ` + ${((r.databaseCpu * 1000) / BOOKS).toFixed(1)} ms of PostgreSQL's`) +
         `; queue empty at ${secs(r.phases[3].doneAt)} (${((r.drainCpu * 1000) / BOOKS).toFixed(1)} ms of server CPU a book); RSS ${mb(r.baseRss)} before, peak ${mb(r.peak)}, ` +
