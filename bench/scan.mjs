@@ -248,34 +248,47 @@ async function generate(root) {
 }
 
 /**
+ * Reads every entry of a yauzl ZipFile opened with `lazyEntries`, handing each to `onEntry` (the next entry is read
+ * once it has resolved), and closes the file at the end or on an error.
+ * @param {import('yauzl').ZipFile} zip
+ * @param {(entry: import('yauzl').Entry) => unknown} onEntry
+ * @returns {Promise<void>}
+ */
+function eachEntry(zip, onEntry) {
+  return new Promise((resolve, reject) => {
+    const fail = (/** @type {unknown} */ e) => {
+      zip.close();
+      reject(e);
+    };
+    zip.on('error', fail);
+    zip.on('entry', (/** @type {import('yauzl').Entry} */ entry) => {
+      const handled = onEntry(entry);
+      // a listing's entries are read on at once, as yauzl's own loop would (its baseline times no extra turns)
+      if (handled instanceof Promise) handled.then(() => zip.readEntry(), fail);
+      else zip.readEntry();
+    });
+    zip.on('end', () => {
+      zip.close();
+      resolve();
+    });
+    zip.readEntry();
+  });
+}
+
+/**
  * Lists one archive's central directory with yauzl, as the server opens it; returns the entry count.
  * @param {string} file
  * @returns {Promise<number>}
  */
-function listWithYauzl(file) {
-  return new Promise((resolve, reject) => {
-    yauzl.open(
-      file,
-      { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
-      (err, zip) => {
-        if (err) return reject(err);
-        let count = 0;
-        zip.on('error', (e) => {
-          zip.close();
-          reject(e);
-        });
-        zip.on('entry', () => {
-          count++;
-          zip.readEntry();
-        });
-        zip.on('end', () => {
-          zip.close();
-          resolve(count);
-        });
-        zip.readEntry();
-      },
-    );
+async function listWithYauzl(file) {
+  const zip = await yauzl.openPromise(file, {
+    autoClose: false,
+    decodeStrings: false,
+    validateEntrySizes: true,
   });
+  let count = 0;
+  await eachEntry(zip, () => count++);
+  return count;
 }
 
 /**
@@ -368,28 +381,16 @@ async function workFloor(files) {
  * @param {Buffer} bytes
  * @returns {Promise<{ name: string, crc: number, data: Buffer }[]>}
  */
-function zipEntries(bytes) {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      /** @type {{ name: string, crc: number, data: Buffer }[]} */
-      const entries = [];
-      zip.on('error', reject);
-      zip.on('entry', (/** @type {import('yauzl').Entry} */ e) => {
-        const at = e.relativeOffsetOfLocalHeader;
-        const start = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
-        const stored = bytes.subarray(start, start + e.compressedSize);
-        entries.push({
-          name: e.fileName,
-          crc: e.crc32,
-          data: e.compressionMethod === 8 ? inflateRawSync(stored) : stored,
-        });
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    });
+async function zipEntries(bytes) {
+  const zip = await yauzl.fromBufferPromise(bytes);
+  /** @type {{ name: string, crc: number, data: Buffer }[]} */
+  const entries = [];
+  await eachEntry(zip, async (e) => {
+    const { fileDataStart } = await zip.readLocalFileHeaderPromise(e, { minimal: true });
+    const stored = bytes.subarray(fileDataStart, fileDataStart + e.compressedSize);
+    entries.push({ name: e.fileName, crc: e.crc32, data: e.compressionMethod === 8 ? inflateRawSync(stored) : stored });
   });
+  return entries;
 }
 
 /**
