@@ -33,14 +33,24 @@ export const filesystemKeys = {
   listing: (path: string, showFiles: boolean) => [...filesystemKeys.all, path, showFiles] as const,
 };
 
+/**
+ * How long the library list is used without asking again. Not forever: the live events sent while their stream
+ * reconnects are lost, and the next screen after this catches up.
+ */
+export const LIBRARIES_FRESH_MS = 30_000;
+
 export const libraryQueries = {
   /**
    * Every library the user can see. A failure other than 401 counts as "no libraries", so the shell can still
-   * decide where to go (welcome screen) instead of showing an error everywhere.
+   * decide where to go (welcome screen) instead of showing an error everywhere. Fresh for {@link LIBRARIES_FRESH_MS}:
+   * the guards, the drawer and the screen ask for it as each mounts, and a list stale at once was asked for again by
+   * each (three or four times in a page's first second, issue 18). Changes reach it sooner through live events
+   * (LibraryAdded, LibraryChanged, LibraryDeleted) and the app's own mutations, which mark it stale.
    */
   list: () =>
     queryOptions({
       queryKey: libraryKeys.list(),
+      staleTime: LIBRARIES_FRESH_MS,
       queryFn: async (): Promise<LibraryDto[]> => {
         try {
           const libraries = await client.get('/api/v1/libraries');
