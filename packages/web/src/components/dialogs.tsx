@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import {
   Alert,
   Button,
@@ -26,11 +26,14 @@ export function useFullScreenDialog(): boolean {
 /** A failure as a sentence: `ERR_xxxx` codes are translated (errors namespace), other server messages kept. */
 export function useErrorText(): (error: unknown) => string {
   const { t } = useTranslation();
-  return (error) => {
-    if (error instanceof ApiError && error.status === 403) return t('account.errorForbidden');
-    if (error instanceof ApiError && error.message) return errorText(t, error);
-    return t('account.errorGeneric');
-  };
+  return useCallback(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.status === 403) return t('account.errorForbidden');
+      if (error instanceof ApiError && error.message) return errorText(t, error);
+      return t('account.errorGeneric');
+    },
+    [t],
+  );
 }
 
 export interface ToastMessage {

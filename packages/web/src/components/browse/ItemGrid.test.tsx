@@ -4,6 +4,7 @@ import type { SeriesDto } from '@quire/api';
 import { renderScreen } from '../../test/render';
 import { buildAdmin, buildLibrary, buildUser } from '../../test/fixtures';
 import { stubFetch } from '../../features/account/fetch-stub';
+import type { SelectableCardProps } from './ItemCard';
 import { ItemGrid } from './ItemGrid';
 import { SelectionBar } from './SelectionBar';
 import { SeriesCard } from './SeriesCard';
@@ -105,5 +106,48 @@ describe('ItemGrid selection', () => {
     await admin.user.click(circle('Beta'));
     for (const action of ['Mark as read', 'Mark as unread', 'Add to collection', 'Add to read list', 'Edit', 'Delete'])
       expect(screen.getByRole('button', { name: action })).toBeInTheDocument();
+  });
+});
+
+describe('ItemGrid rendering', () => {
+  /** The real cards, counting the renders of each: `renderItem` is the same function from render to render. */
+  const renders = new Map<string, number>();
+  const countedCard = (series: SeriesDto, select: SelectableCardProps) => {
+    renders.set(series.id, (renders.get(series.id) ?? 0) + 1);
+    return <SeriesCard series={series} {...select} />;
+  };
+  function CountedGrid() {
+    const selection = useSelection();
+    return (
+      <>
+        <SelectionBar selection={selection} page={{ kind: 'series', items }} />
+        <ItemGrid kind="series" items={items} selection={selection} label="Series" renderItem={countedCard} />
+      </>
+    );
+  }
+  const rendersNow = () => Object.fromEntries(items.map((s) => [s.id, renders.get(s.id) ?? 0]));
+  const since = (before: Record<string, number>) =>
+    items.filter((s) => (renders.get(s.id) ?? 0) > before[s.id]!).map((s) => s.metadata.title);
+
+  it('renders again only the cards whose selection changed', async () => {
+    stubFetch({});
+    renders.clear();
+    const { user } = renderScreen(<CountedGrid />, { user: buildUser(), libraries: [buildLibrary()] });
+
+    // the first pick shows every card's selection circle: all of them change
+    let before = rendersNow();
+    await user.click(circle('Beta'));
+    expect(since(before)).toEqual(names);
+
+    // then only the card picked, whatever else the screen renders (the selection bar's count)
+    before = rendersNow();
+    await user.click(circle('Delta'));
+    expect(screen.getByRole('toolbar', { name: 'Selection' })).toHaveTextContent('2 selected');
+    expect(since(before)).toEqual(['Delta']);
+
+    before = rendersNow();
+    await user.click(circle('Beta'));
+    expect(selected()).toEqual(['Delta']);
+    expect(since(before)).toEqual(['Beta']);
   });
 });

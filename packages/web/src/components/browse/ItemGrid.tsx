@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
+import { memo, useCallback, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import { usePreferences, type CardSize } from '../../app/preferences';
 import { CardSkeleton, type SelectableCardProps } from './ItemCard';
-import type { Selection, SelectionKind, SelectableItems } from './selection';
+import type { SelectEvent, Selection, SelectionKind, SelectableItems } from './selection';
 
 /** Card width in pixels per card-size preference. */
 export const CARD_WIDTHS: Record<CardSize, number> = { small: 120, medium: 150, large: 200 };
@@ -20,6 +20,11 @@ export interface ItemGridProps<K extends SelectionKind> {
   kind: K;
   /** Undefined while loading: skeleton cards show instead. */
   items: readonly SelectableItems[K][] | undefined;
+  /**
+   * One card. Keep it the same function while what it shows is the same (`useCallback`): a cell renders again only
+   * when its item, its selection state or this function changes, so toggling one card of a page of 500 renders that
+   * card alone.
+   */
   renderItem: (item: SelectableItems[K], selection: SelectableCardProps) => ReactNode;
   /** Makes the cards selectable (shift-click selects a range of this grid's items). */
   selection?: Selection;
@@ -53,21 +58,48 @@ export function ItemGrid<K extends SelectionKind>({
     >
       {items
         ? items.map((item) => (
-            <Box role="listitem" key={item.id} sx={{ minWidth: 0 }}>
-              {renderItem(
-                item,
-                canSelect
-                  ? {
-                      selectable: true,
-                      selected: selection.isSelected(kind, item.id),
-                      preselect,
-                      onSelect: (event) => selection.toggle(kind, item, event, items),
-                    }
-                  : {},
-              )}
-            </Box>
+            <GridCell<K>
+              key={item.id}
+              kind={kind}
+              item={item}
+              items={items}
+              renderItem={renderItem}
+              toggle={canSelect ? selection.toggle : undefined}
+              selected={canSelect && selection.isSelected(kind, item.id)}
+              preselect={canSelect && preselect}
+            />
           ))
         : Array.from({ length: skeletons }, (_, i) => <CardSkeleton key={i} />)}
     </Box>
   );
 }
+
+interface GridCellProps<K extends SelectionKind> {
+  kind: K;
+  item: SelectableItems[K];
+  /** The grid's items, for a shift-click's range. */
+  items: readonly SelectableItems[K][];
+  renderItem: ItemGridProps<K>['renderItem'];
+  /** The selection's toggle (stable); undefined when the cards are not selectable. */
+  toggle: Selection['toggle'] | undefined;
+  selected: boolean;
+  preselect: boolean;
+}
+
+/** One card of the grid, rendered again only when one of its props changes (see `renderItem`). */
+const GridCell = memo(function GridCell<K extends SelectionKind>({
+  kind,
+  item,
+  items,
+  renderItem,
+  toggle,
+  selected,
+  preselect,
+}: GridCellProps<K>) {
+  const onSelect = useCallback((event: SelectEvent) => toggle?.(kind, item, event, items), [toggle, kind, item, items]);
+  return (
+    <Box role="listitem" sx={{ minWidth: 0 }}>
+      {renderItem(item, toggle ? { selectable: true, selected, preselect, onSelect } : {})}
+    </Box>
+  );
+}) as <K extends SelectionKind>(props: GridCellProps<K>) => ReactNode;

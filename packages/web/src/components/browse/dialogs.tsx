@@ -1,4 +1,13 @@
-import { lazy, Suspense, useState, type ComponentProps, type ComponentType, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BookDto, CollectionDto, ReadListDto, SeriesDto } from '@quire/api';
 import type * as Metadata from '../../features/metadata';
@@ -66,79 +75,76 @@ export interface ItemDialogs {
 
 /**
  * The edit and add-to dialogs a browse screen opens from its cards' pencils and its selection bar, one at a time.
- * The dialog stays mounted while it closes, so its exit transition plays.
+ * The dialog stays mounted while it closes, so its exit transition plays. The same object from render to render
+ * while no dialog opens or closes, so that cards rendered with its actions need not render again (`ItemGrid`).
  */
 export function useItemDialogs(): ItemDialogs {
   const qc = useQueryClient();
   const errorText = useErrorText();
   const [open, setOpen] = useState<{ dialog: Open; visible: boolean } | null>(null);
-  const show = (dialog: Open) => setOpen({ dialog, visible: true });
-  const onClose = () => setOpen((o) => (o ? { ...o, visible: false } : o));
-  const fail = (e: unknown) => showItemToast(errorText(e), 'error');
+  const onClose = useCallback(() => setOpen((o) => (o ? { ...o, visible: false } : o)), []);
 
-  const oneshotOfSeries = async (series: SeriesDto) => {
-    const page = await fetchBookList({ condition: { seriesId: { operator: 'is', value: series.id } }, size: 1 });
-    const book = page.content[0];
-    if (book) show({ kind: 'oneshot', series, book });
-    else show({ kind: 'series', series: [series] });
-  };
-
-  const dialogs: ItemDialogs = {
-    editBooks: (books) => {
-      const only = books.length === 1 ? books[0]! : null;
-      if (only?.oneshot) {
-        qc.fetchQuery(seriesQueries.detail(only.seriesId))
-          .then((series) => show({ kind: 'oneshot', series, book: only }))
+  const actions = useMemo((): Omit<ItemDialogs, 'element'> => {
+    const show = (dialog: Open) => setOpen({ dialog, visible: true });
+    const fail = (e: unknown) => showItemToast(errorText(e), 'error');
+    const oneshotOfSeries = async (series: SeriesDto) => {
+      const page = await fetchBookList({ condition: { seriesId: { operator: 'is', value: series.id } }, size: 1 });
+      const book = page.content[0];
+      if (book) show({ kind: 'oneshot', series, book });
+      else show({ kind: 'series', series: [series] });
+    };
+    return {
+      editBooks: (books) => {
+        const only = books.length === 1 ? books[0]! : null;
+        if (only?.oneshot) {
+          qc.fetchQuery(seriesQueries.detail(only.seriesId))
+            .then((series) => show({ kind: 'oneshot', series, book: only }))
+            .catch(fail);
+        } else show({ kind: 'books', books });
+      },
+      editSeries: (series) => {
+        const only = series.length === 1 ? series[0]! : null;
+        if (only?.oneshot) oneshotOfSeries(only).catch(fail);
+        else show({ kind: 'series', series });
+      },
+      editCollection: (collection) => show({ kind: 'collection', collection }),
+      editReadList: (readList) => show({ kind: 'readlist', readList }),
+      addToCollection: (seriesIds) => show({ kind: 'addToCollection', seriesIds }),
+      addToReadList: (bookIds) => show({ kind: 'addToReadList', bookIds }),
+      addSeriesToReadList: (seriesIds) => {
+        fetchBookList({
+          condition: { anyOf: seriesIds.map((value) => ({ seriesId: { operator: 'is', value } })) },
+          unpaged: true,
+          sort: ['series,asc', 'metadata.numberSort,asc'],
+        })
+          .then((page) => show({ kind: 'addToReadList', bookIds: page.content.map((b) => b.id) }))
           .catch(fail);
-      } else show({ kind: 'books', books });
-    },
-    editSeries: (series) => {
-      const only = series.length === 1 ? series[0]! : null;
-      if (only?.oneshot) oneshotOfSeries(only).catch(fail);
-      else show({ kind: 'series', series });
-    },
-    editCollection: (collection) => show({ kind: 'collection', collection }),
-    editReadList: (readList) => show({ kind: 'readlist', readList }),
-    addToCollection: (seriesIds) => show({ kind: 'addToCollection', seriesIds }),
-    addToReadList: (bookIds) => show({ kind: 'addToReadList', bookIds }),
-    addSeriesToReadList: (seriesIds) => {
-      fetchBookList({
-        condition: { anyOf: seriesIds.map((value) => ({ seriesId: { operator: 'is', value } })) },
-        unpaged: true,
-        sort: ['series,asc', 'metadata.numberSort,asc'],
-      })
-        .then((page) => show({ kind: 'addToReadList', bookIds: page.content.map((b) => b.id) }))
-        .catch(fail);
-    },
-    element: null,
-  };
+      },
+    };
+  }, [qc, errorText]);
 
-  if (open) {
-    const { dialog, visible } = open;
-    const common = { open: visible, onClose };
-    switch (dialog.kind) {
-      case 'books':
-        dialogs.element = <EditBooksDialog {...common} books={dialog.books} />;
-        break;
-      case 'series':
-        dialogs.element = <EditSeriesDialog {...common} series={dialog.series} />;
-        break;
-      case 'oneshot':
-        dialogs.element = <EditOneshotDialog {...common} series={dialog.series} book={dialog.book} />;
-        break;
-      case 'collection':
-        dialogs.element = <EditCollectionDialog {...common} collection={dialog.collection} />;
-        break;
-      case 'readlist':
-        dialogs.element = <EditReadListDialog {...common} readList={dialog.readList} />;
-        break;
-      case 'addToCollection':
-        dialogs.element = <AddToCollectionDialog {...common} seriesIds={dialog.seriesIds} />;
-        break;
-      case 'addToReadList':
-        dialogs.element = <AddToReadListDialog {...common} bookIds={dialog.bookIds} />;
-        break;
-    }
+  return useMemo(
+    () => ({ ...actions, element: open && dialogElement(open.dialog, open.visible, onClose) }),
+    [actions, open, onClose],
+  );
+}
+
+function dialogElement(dialog: Open, visible: boolean, onClose: () => void): ReactNode {
+  const common = { open: visible, onClose };
+  switch (dialog.kind) {
+    case 'books':
+      return <EditBooksDialog {...common} books={dialog.books} />;
+    case 'series':
+      return <EditSeriesDialog {...common} series={dialog.series} />;
+    case 'oneshot':
+      return <EditOneshotDialog {...common} series={dialog.series} book={dialog.book} />;
+    case 'collection':
+      return <EditCollectionDialog {...common} collection={dialog.collection} />;
+    case 'readlist':
+      return <EditReadListDialog {...common} readList={dialog.readList} />;
+    case 'addToCollection':
+      return <AddToCollectionDialog {...common} seriesIds={dialog.seriesIds} />;
+    case 'addToReadList':
+      return <AddToReadListDialog {...common} bookIds={dialog.bookIds} />;
   }
-  return dialogs;
 }

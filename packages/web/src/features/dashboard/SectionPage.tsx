@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -14,6 +15,7 @@ import { useIsAdmin } from '../../api/auth';
 import { ALL_LIBRARIES } from '../../app/preferences';
 import { BookCard } from '../../components/browse/BookCard';
 import { useItemDialogs } from '../../components/browse/dialogs';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
 import { ItemGrid } from '../../components/browse/ItemGrid';
 import { DisplayMenu, Pager, usePageSize, useScrollTopOnChange } from '../../components/browse/Pager';
 import { SelectionBar, STICKY_TOP } from '../../components/browse/SelectionBar';
@@ -54,6 +56,29 @@ function SectionGrid({ def, libraryId }: { def: SectionDef; libraryId: string | 
   };
   const data = query.data;
   const title = t(`dashboard.sections.${def.id}`);
+  const renderBook = useCallback(
+    (book: BookDto, select: SelectableCardProps) => (
+      <BookCard
+        book={book}
+        showSeries
+        line={def.kind === 'book' ? def.line : undefined}
+        onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
+        {...select}
+      />
+    ),
+    [admin, def, dialogs],
+  );
+  const renderSeries = useCallback(
+    (series: SeriesDto, select: SelectableCardProps) => (
+      <SeriesCard
+        series={series}
+        line={def.kind === 'series' ? def.line : undefined}
+        onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
+        {...select}
+      />
+    ),
+    [admin, def, dialogs],
+  );
 
   return (
     <>
@@ -105,15 +130,7 @@ function SectionGrid({ def, libraryId }: { def: SectionDef; libraryId: string | 
             selection={selection}
             label={title}
             skeletons={Math.min(pageSize, 50)}
-            renderItem={(book, select) => (
-              <BookCard
-                book={book}
-                showSeries
-                line={def.line}
-                onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
-                {...select}
-              />
-            )}
+            renderItem={renderBook}
           />
         ) : (
           <ItemGrid
@@ -122,14 +139,7 @@ function SectionGrid({ def, libraryId }: { def: SectionDef; libraryId: string | 
             selection={selection}
             label={title}
             skeletons={Math.min(pageSize, 50)}
-            renderItem={(series, select) => (
-              <SeriesCard
-                series={series}
-                line={def.line}
-                onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
-                {...select}
-              />
-            )}
+            renderItem={renderSeries}
           />
         )}
         <Pager page={page} totalPages={data?.totalPages ?? 0} onChange={setPage} />

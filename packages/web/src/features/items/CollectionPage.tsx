@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/Edit';
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
-import type { CollectionDto } from '@quire/api';
+import type { CollectionDto, SeriesDto } from '@quire/api';
 import { useCollection } from '../../api/collections';
 import { useReorderCollection } from '../../api/metadata';
 import { seriesKeys, seriesQueries, useCollectionSeries } from '../../api/series';
@@ -21,6 +21,7 @@ import { useItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
 import { FilterButton } from '../../components/browse/FilterDrawer';
 import { activeCount } from '../../components/browse/filters';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
 import { ItemGrid } from '../../components/browse/ItemGrid';
 import { DisplayMenu, Pager, usePageSize } from '../../components/browse/Pager';
 import { SelectionBar } from '../../components/browse/SelectionBar';
@@ -66,6 +67,12 @@ function CollectionDetail({ collection }: { collection: CollectionDto }) {
   const count = collection.seriesIds.length;
 
   const back = { to: collectionsBrowse, label: t('items.nav.toCollections') };
+  const renderSeries = useCallback(
+    (s: SeriesDto, sel: SelectableCardProps) => (
+      <SeriesCard series={s} onEdit={admin ? () => dialogs.editSeries([s]) : undefined} {...sel} />
+    ),
+    [admin, dialogs],
+  );
 
   if (editing) return <CollectionMembersEditor collection={collection} back={back} onDone={() => setEditing(false)} />;
 
@@ -151,9 +158,7 @@ function CollectionDetail({ collection }: { collection: CollectionDto }) {
               items={series.data?.content}
               selection={selection}
               skeletons={Math.min(pageSize, count || 1)}
-              renderItem={(s, sel) => (
-                <SeriesCard series={s} onEdit={admin ? () => dialogs.editSeries([s]) : undefined} {...sel} />
-              )}
+              renderItem={renderSeries}
             />
             <Pager
               page={page}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
-import type { ReadListDto } from '@quire/api';
+import type { BookDto, ReadListDto } from '@quire/api';
 import { readListCblUrl, readListFileUrl } from '../../api/actions';
 import { bookKeys, bookQueries, useReadListBooks } from '../../api/books';
 import { useReorderReadList } from '../../api/metadata';
@@ -26,6 +26,7 @@ import { useItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
 import { FilterButton } from '../../components/browse/FilterDrawer';
 import { activeCount } from '../../components/browse/filters';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
 import { ItemGrid } from '../../components/browse/ItemGrid';
 import { DisplayMenu, Pager, usePageSize } from '../../components/browse/Pager';
 import { SelectionBar } from '../../components/browse/SelectionBar';
@@ -71,6 +72,19 @@ function ReadListDetail({ readList }: { readList: ReadListDto }) {
   const count = readList.bookIds.length;
 
   const back = { to: readListsBrowse, label: t('items.nav.toReadLists') };
+  const renderBook = useCallback(
+    (b: BookDto, sel: SelectableCardProps) => (
+      <BookCard
+        book={b}
+        showSeries
+        readListId={readList.id}
+        line={readList.ordered ? 'pages' : 'releaseDate'}
+        onEdit={roles.admin ? () => dialogs.editBooks([b]) : undefined}
+        {...sel}
+      />
+    ),
+    [readList.id, readList.ordered, roles.admin, dialogs],
+  );
 
   if (editing) return <ReadListMembersEditor readList={readList} back={back} onDone={() => setEditing(false)} />;
 
@@ -181,16 +195,7 @@ function ReadListDetail({ readList }: { readList: ReadListDto }) {
               items={books.data?.content}
               selection={selection}
               skeletons={Math.min(pageSize, count || 1)}
-              renderItem={(b, sel) => (
-                <BookCard
-                  book={b}
-                  showSeries
-                  readListId={readList.id}
-                  line={readList.ordered ? 'pages' : 'releaseDate'}
-                  onEdit={roles.admin ? () => dialogs.editBooks([b]) : undefined}
-                  {...sel}
-                />
-              )}
+              renderItem={renderBook}
             />
             <Pager
               page={page}

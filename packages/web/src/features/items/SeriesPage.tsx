@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -12,7 +12,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/Edit';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
-import type { SeriesDto } from '@quire/api';
+import type { BookDto, SeriesDto } from '@quire/api';
 import { useBookTags } from '../../api/referential';
 import { useBooks } from '../../api/books';
 import { useLibraries } from '../../api/libraries';
@@ -31,6 +31,7 @@ import {
   type FilterState,
   type SortValue,
 } from '../../components/browse/filters';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
 import { ItemGrid } from '../../components/browse/ItemGrid';
 import { DisplayMenu, Pager, usePageSize } from '../../components/browse/Pager';
 import { SelectionBar } from '../../components/browse/SelectionBar';
@@ -119,6 +120,13 @@ function SeriesDetail({ series }: { series: SeriesDto }) {
         key === sort.key ? (sort.order === 'asc' ? 'desc' : 'asc') : key === DEFAULT_BOOK_SORT.key ? 'asc' : 'desc',
     });
   const selection = useSelection(`${search.toString()}|${pageSize}`);
+  const line = bookCardLine(sort.key);
+  const renderBook = useCallback(
+    (book: BookDto, sel: SelectableCardProps) => (
+      <BookCard book={book} line={line} onEdit={roles.admin ? () => dialogs.editBooks([book]) : undefined} {...sel} />
+    ),
+    [line, roles.admin, dialogs],
+  );
   const bookTags = useBookTags({ seriesId: series.id }, filterOpen).data ?? [];
 
   const back =
@@ -317,14 +325,7 @@ function SeriesDetail({ series }: { series: SeriesDto }) {
               items={books.data?.content}
               selection={selection}
               skeletons={Math.min(pageSize, series.booksCount || 1)}
-              renderItem={(book, sel) => (
-                <BookCard
-                  book={book}
-                  line={bookCardLine(sort.key)}
-                  onEdit={roles.admin ? () => dialogs.editBooks([book]) : undefined}
-                  {...sel}
-                />
-              )}
+              renderItem={renderBook}
             />
             <Pager
               page={page}

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import type { BookDto } from '@quire/api';
 import { useParams } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,6 +14,7 @@ import { useItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
 import { FilterButton } from '../../components/browse/FilterDrawer';
 import { activeCount, nextSort, sortParam } from '../../components/browse/filters';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
 import { ItemGrid } from '../../components/browse/ItemGrid';
 import { DisplayMenu, Pager, usePageSize, useScrollTopOnChange } from '../../components/browse/Pager';
 import { SelectionBar } from '../../components/browse/SelectionBar';
@@ -61,6 +63,18 @@ export function BooksBrowsePage() {
   const data = list.data;
   const totalPages = data?.totalPages ?? 0;
   const line = bookCardLine(sort.key);
+  const renderBook = useCallback(
+    (book: BookDto, select: SelectableCardProps) => (
+      <BookCard
+        book={book}
+        showSeries
+        line={line}
+        onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
+        {...select}
+      />
+    ),
+    [admin, line, dialogs],
+  );
   const reset = () => apply({}, DEFAULT_LIBRARY_BOOK_SORT);
 
   return (
@@ -104,15 +118,7 @@ export function BooksBrowsePage() {
               selection={selection}
               skeletons={pageSize > 50 ? 50 : pageSize}
               label={t('library.views.books')}
-              renderItem={(book, select) => (
-                <BookCard
-                  book={book}
-                  showSeries
-                  line={line}
-                  onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
-                  {...select}
-                />
-              )}
+              renderItem={renderBook}
             />
           </Box>
         )}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -52,6 +52,7 @@ interface ListsViewProps<K extends ListKind> {
   list: ReturnType<typeof useCollections> | ReturnType<typeof useReadLists>;
   empty: { icon: ReactNode; title: string; hint: string };
   label: string;
+  /** One card; a function of its arguments alone (the grid renders a card again only when they change). */
   renderItem: (
     item: SelectableItems[K],
     select: SelectableCardProps,
@@ -72,6 +73,10 @@ function ListsView<K extends ListKind>({ kind, view, paging, list, empty, label,
   const data = list.data;
   const items = data?.content as readonly SelectableItems[K][] | undefined;
   const selectionPage = { kind, items: items ?? [] } as Parameters<typeof SelectionBar>[0]['page'];
+  const renderCard = useCallback(
+    (item: SelectableItems[K], select: SelectableCardProps) => renderItem(item, select, { admin, dialogs }),
+    [renderItem, admin, dialogs],
+  );
   return (
     <>
       <LibraryToolbar
@@ -104,7 +109,7 @@ function ListsView<K extends ListKind>({ kind, view, paging, list, empty, label,
             selectable={admin}
             skeletons={Math.min(pageSize, 50)}
             label={label}
-            renderItem={(item, select) => renderItem(item, select, { admin, dialogs })}
+            renderItem={renderCard}
           />
         )}
         <Pager page={page} totalPages={data?.totalPages ?? 0} onChange={setPage} />
@@ -130,16 +135,18 @@ export function CollectionsBrowsePage() {
         hint: t('library.empty.noCollectionsHint'),
       }}
       label={t('library.views.collections')}
-      renderItem={(collection, select, { admin, dialogs }) => (
-        <CollectionCard
-          collection={collection}
-          onEdit={admin ? () => dialogs.editCollection(collection) : undefined}
-          {...select}
-        />
-      )}
+      renderItem={renderCollection}
     />
   );
 }
+
+const renderCollection: ListsViewProps<'collection'>['renderItem'] = (collection, select, { admin, dialogs }) => (
+  <CollectionCard
+    collection={collection}
+    onEdit={admin ? () => dialogs.editCollection(collection) : undefined}
+    {...select}
+  />
+);
 
 export function ReadListsBrowsePage() {
   const { t } = useTranslation();
@@ -157,13 +164,11 @@ export function ReadListsBrowsePage() {
         hint: t('library.empty.noReadListsHint'),
       }}
       label={t('library.views.readLists')}
-      renderItem={(readList, select, { admin, dialogs }) => (
-        <ReadListCard
-          readList={readList}
-          onEdit={admin ? () => dialogs.editReadList(readList) : undefined}
-          {...select}
-        />
-      )}
+      renderItem={renderReadList}
     />
   );
 }
+
+const renderReadList: ListsViewProps<'readlist'>['renderItem'] = (readList, select, { admin, dialogs }) => (
+  <ReadListCard readList={readList} onEdit={admin ? () => dialogs.editReadList(readList) : undefined} {...select} />
+);

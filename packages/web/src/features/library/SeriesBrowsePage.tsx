@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import type { SeriesDto } from '@quire/api';
 import { useParams } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,6 +16,7 @@ import { useItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
 import { FilterButton } from '../../components/browse/FilterDrawer';
 import { activeCount, nextSort, sortParam } from '../../components/browse/filters';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
 import { ItemGrid } from '../../components/browse/ItemGrid';
 import { DisplayMenu, Pager, usePageSize, useScrollTopOnChange } from '../../components/browse/Pager';
 import { SelectionBar } from '../../components/browse/SelectionBar';
@@ -73,6 +75,17 @@ export function SeriesBrowsePage() {
   const data = list.data;
   const totalPages = data?.totalPages ?? 0;
   const line = seriesCardLine(sort.key);
+  const renderSeries = useCallback(
+    (series: SeriesDto, select: SelectableCardProps) => (
+      <SeriesCard
+        series={series}
+        line={line}
+        onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
+        {...select}
+      />
+    ),
+    [admin, line, dialogs],
+  );
   const reset = () => apply({}, DEFAULT_SERIES_SORT);
 
   return (
@@ -122,14 +135,7 @@ export function SeriesBrowsePage() {
               selection={selection}
               skeletons={pageSize > 50 ? 50 : pageSize}
               label={t('library.views.series')}
-              renderItem={(series, select) => (
-                <SeriesCard
-                  series={series}
-                  line={line}
-                  onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
-                  {...select}
-                />
-              )}
+              renderItem={renderSeries}
             />
           </Box>
         )}
