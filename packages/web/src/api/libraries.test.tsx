@@ -9,7 +9,7 @@ import { buildLibrary } from '../test/fixtures';
 import { LIBRARIES_FRESH_MS, useLibraries } from './libraries';
 
 afterEach(() => {
-  vi.useRealTimers();
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
 
@@ -31,18 +31,25 @@ function Shell() {
   );
 }
 
+/**
+ * The shell with the app's own query client and its defaults (the screens' tests seed data that never goes stale),
+ * once its first part shows the list; and the number of times the list has been asked for.
+ */
+async function openShell() {
+  const { requests } = stubFetch({ 'GET /api/v1/libraries': { json: [buildLibrary({ name: 'Comics' })] } });
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <Shell />
+    </QueryClientProvider>,
+  );
+  await screen.findByText('guard: Comics');
+  return { user, libraryRequests: () => requests.filter((r) => r.path === '/api/v1/libraries').length };
+}
+
 describe('the library list', () => {
   it('is asked for once while the parts of a screen mount one after another', async () => {
-    const { requests } = stubFetch({ 'GET /api/v1/libraries': { json: [buildLibrary({ name: 'Comics' })] } });
-    const libraryRequests = () => requests.filter((r) => r.path === '/api/v1/libraries').length;
-    const user = userEvent.setup();
-    // the app's own client, with its defaults (the screens' tests seed data that never goes stale)
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <Shell />
-      </QueryClientProvider>,
-    );
-    await screen.findByText('guard: Comics');
+    const { user, libraryRequests } = await openShell();
 
     await user.click(screen.getByRole('button', { name: 'mount' }));
     expect(screen.getByText('drawer: Comics')).toBeInTheDocument();
@@ -52,20 +59,10 @@ describe('the library list', () => {
   });
 
   it('is asked for again by a part that mounts once the list is older than its freshness', async () => {
-    const { requests } = stubFetch({ 'GET /api/v1/libraries': { json: [buildLibrary({ name: 'Comics' })] } });
-    const libraryRequests = () => requests.filter((r) => r.path === '/api/v1/libraries').length;
-    const now = vi.spyOn(Date, 'now');
-    const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <Shell />
-      </QueryClientProvider>,
-    );
-    await screen.findByText('guard: Comics');
-    now.mockReturnValue(Date.now() + LIBRARIES_FRESH_MS + 1);
+    const { user, libraryRequests } = await openShell();
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now() + LIBRARIES_FRESH_MS + 1);
 
     await user.click(screen.getByRole('button', { name: 'mount' }));
     await waitFor(() => expect(libraryRequests()).toBe(2));
-    now.mockRestore();
   });
 });
