@@ -43,6 +43,13 @@ const FILES: LibraryFiles = {
   'Papers/two_pages.pdf': () => fixture('pdf/two_pages.pdf'),
 };
 
+/** Width of the image of the slide on screen in `tab`, once it has loaded. */
+const shownWidthIn = (tab: Page) =>
+  tab.evaluate(() => {
+    const img = document.querySelector<HTMLImageElement>('[data-current] img');
+    return img?.complete && img.naturalWidth ? img.naturalWidth : 0;
+  });
+
 describe('readers: paged, continuous and EPUB', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -70,12 +77,7 @@ describe('readers: paged, continuous and EPUB', () => {
         el instanceof HTMLImageElement ? Number(/\d+/.exec(el.alt)?.[0]) : 0,
       ),
     );
-  /** Width of the image of the slide on screen, once it has loaded. */
-  const shownWidth = () =>
-    page.evaluate(() => {
-      const img = document.querySelector<HTMLImageElement>('[data-current] img');
-      return img?.complete && img.naturalWidth ? img.naturalWidth : 0;
-    });
+  const shownWidth = () => shownWidthIn(page);
   const urlPage = () => new URL(page.url()).searchParams.get('page');
 
   beforeAll(async () => {
@@ -289,6 +291,40 @@ describe('readers: paged, continuous and EPUB', () => {
     await expect.poll(shownWidth, { timeout: 20_000 }).toBeGreaterThan(100);
   });
 
+  it("opened cold, asks for its book, pages and series while the app's code is on its way, once each", async () => {
+    const book = ids['Quiet 001']!;
+    const { context: cold, page: tab } = await newPage(browser);
+    try {
+      await cold.addCookies(await context.cookies());
+      const asked: string[] = [];
+      tab.on('request', (r) => asked.push(new URL(r.url()).pathname));
+      const bookPath = `/api/v1/books/${book.id}`;
+      const readerData = () =>
+        asked.filter((p) => p === bookPath || p === `${bookPath}/pages` || p.startsWith('/api/v1/series/'));
+      // The app's code is held back until the reader's data has been asked for (by the page's first script,
+      // packages/web/src/early): before, the book was asked for once the reader's code had run, and the series once
+      // the book had answered.
+      let askedBeforeCode = false;
+      await tab.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
+        askedBeforeCode = await expect
+          .poll(() => readerData().length, { timeout: 10_000 })
+          .toBe(3)
+          .then(
+            () => true,
+            () => false,
+          );
+        await route.continue();
+      });
+      await tab.goto(`${server.url}/book/${book.id}/read?page=1&incognito=true`);
+      await expect.poll(() => shownWidthIn(tab), { timeout: 10_000 }).toBe(pageWidth(1));
+      expect(askedBeforeCode).toBe(true);
+      // the reader took those answers rather than asking again
+      expect(readerData()).toEqual([bookPath, `${bookPath}/pages`, `/api/v1/series/${book.seriesId}`]);
+    } finally {
+      await cold.close();
+    }
+  });
+
   it('turns pages with a tap and a swipe on a phone-sized touch screen', async () => {
     const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
     try {
@@ -296,11 +332,7 @@ describe('readers: paged, continuous and EPUB', () => {
       const p = await phone.newPage();
       const book = ids['Alpha 001']!;
       await p.goto(`${server.url}/book/${book.id}/read?page=1&incognito=true`);
-      const width = () =>
-        p.evaluate(() => {
-          const img = document.querySelector<HTMLImageElement>('[data-current] img');
-          return img?.complete ? img.naturalWidth : 0;
-        });
+      const width = () => shownWidthIn(p);
       await expect.poll(width, { timeout: 10_000 }).toBe(pageWidth(1));
       await p.touchscreen.tap(340, 370);
       await expect.poll(width).toBe(pageWidth(2));

@@ -1,8 +1,11 @@
+import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SCROLLER_PAGE_SIZE } from '../api/books';
+import { bookQueries, SCROLLER_PAGE_SIZE } from '../api/books';
 import { client } from '../api/client';
+import { readerQueries } from '../api/reader';
+import { seriesQueries } from '../api/series';
 import { SECTION_IDS, sectionDef } from '../features/dashboard/sections';
-import { dashboardRowRequests, startEarlyRequests, type EarlyAnswers } from './requests';
+import { dashboardRowRequests, readerOpened, startEarlyRequests, type EarlyAnswers } from './requests';
 
 interface Sent {
   method: string;
@@ -23,7 +26,13 @@ function recordRequests(meStatus = 200, recentBooks: string[] = []): Sent[] {
       sent.push({ method: init.method ?? 'GET', url: href, body: init.body });
       const status = href.endsWith('/api/v2/users/me') ? meStatus : 200;
       const content = href.includes('sort=createdDate') ? recentBooks.map((id) => ({ id })) : [];
-      const body = status === 200 ? { content, number: 0, last: true } : { message: 'Unauthorized' };
+      const book = /\/api\/v1\/books\/([^/?]+)$/.exec(href)?.[1];
+      const body =
+        status !== 200
+          ? { message: 'Unauthorized' }
+          : book
+            ? { id: decodeURIComponent(book), seriesId: `series of ${decodeURIComponent(book)}` }
+            : { content, number: 0, last: true };
       const response = new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
       // the first row answers last, as a slower query would
       const delay = href.includes('IN_PROGRESS') || init.body?.toString().includes('IN_PROGRESS') ? 30 : 0;
@@ -40,7 +49,17 @@ const firstPageOfEveryRow = async () => {
 afterEach(() => {
   vi.unstubAllGlobals();
   delete (window as EarlyAnswers).quireTakeEarlyAnswer;
+  document.querySelector('base')?.remove();
+  window.history.replaceState(null, '', '/');
 });
+
+/** The app opened at `path` under the context path `base`, as the server serves it (with its `<base>`). */
+function openAt(path: string, base = '/') {
+  const tag = document.createElement('base');
+  tag.href = base;
+  document.head.prepend(tag);
+  window.history.replaceState(null, '', path);
+}
 
 describe("the first screen's requests, started before the app's code", () => {
   it("are exactly the requests the dashboard's rows send", async () => {
@@ -96,5 +115,47 @@ describe("the first screen's requests, started before the app's code", () => {
     await expect(client.get('/api/v2/users/me')).rejects.toMatchObject({ status: 401 });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(sent.map((s) => s.url)).toEqual([new URL('api/v2/users/me', document.baseURI).href]);
+  });
+});
+
+describe("a reader's requests, started before the app's code", () => {
+  const urlOf = (path: string) => new URL(path, window.location.origin).href;
+
+  it("are the book, its pages and its series, taken by the reader's own queries", async () => {
+    openAt('/book/b%201/read');
+    const sent = recordRequests();
+    startEarlyRequests();
+    await vi.waitFor(() => expect(sent).toHaveLength(5));
+    expect(sent.slice(2).map((s) => s.url)).toEqual([
+      urlOf('/api/v1/books/b%201'),
+      urlOf('/api/v1/books/b%201/pages'),
+      urlOf('/api/v1/series/series%20of%20b%201'),
+    ]);
+    const queries = new QueryClient();
+    await queries.fetchQuery(bookQueries.detail('b 1'));
+    await queries.fetchQuery(readerQueries.pages('b 1'));
+    await queries.fetchQuery(seriesQueries.detail('series of b 1'));
+    expect(sent).toHaveLength(5);
+  });
+
+  it("leave the pages to the EPUB reader, and follow the server's context path", async () => {
+    openAt('/komga/book/b1/read-epub', '/komga/');
+    const sent = recordRequests();
+    startEarlyRequests();
+    await vi.waitFor(() => expect(sent).toHaveLength(4));
+    expect(sent.map((s) => s.url)).toEqual(
+      ['users/me', 'libraries', 'books/b1', 'series/series%20of%20b1'].map((p) =>
+        urlOf(`/komga/api/v${p === 'users/me' ? 2 : 1}/${p}`),
+      ),
+    );
+  });
+
+  it('are asked for on the readers only', () => {
+    expect(readerOpened('/book/b1/read', '/')).toEqual({ bookId: 'b1', pages: true });
+    expect(readerOpened('/ctx/book/b1/read-epub', '/ctx/')).toEqual({ bookId: 'b1', pages: false });
+    expect(readerOpened('/book/b1', '/')).toBeNull();
+    expect(readerOpened('/book/b1/read/extra', '/')).toBeNull();
+    expect(readerOpened('/other/book/b1/read', '/ctx/')).toBeNull();
+    expect(readerOpened('/book/%E0%A4%A/read', '/')).toBeNull();
   });
 });

@@ -2,14 +2,16 @@
  * The first screen's requests, started by their own small script while the app's code is still on its way (issue
  * 18): that code is about a megabyte to fetch, compile and run, a few hundred milliseconds of a cold start that the
  * requests no longer wait for. The session check first; once it answers (signed in), the libraries and, when the app
- * opens on the dashboard, its seven rows. `api/client.ts` takes an answer from here when the app asks for exactly the
- * same request (method, URL and body), once, instead of asking again. Then the posters of the dashboard's first row
- * that has items, as soon as it and the rows above it have answered: the cards' images find them in the browser's
- * cache instead of asking only once the rows are laid out.
+ * opens on the dashboard, its seven rows, or when it opens on a reader, the book, its pages and its series.
+ * `api/client.ts` takes an answer from here when the app asks for exactly the same request (method, URL and body),
+ * once, instead of asking again. Then the posters of the dashboard's first row that has items, as soon as it and the
+ * rows above it have answered: the cards' images find them in the browser's cache instead of asking only once the
+ * rows are laid out.
  *
  * Built as its own entry (`main.ts`, importing nothing of the app's), so this script does not wait for the app's
  * chunks. The rows' requests are the ones `features/dashboard/sections.ts` sends for the dashboard over all
- * libraries, first page (`requests.test.ts` checks that they stay the same).
+ * libraries, first page, and the reader's those of `features/reader/session.ts` (`requests.test.ts` checks that they
+ * stay the same).
  */
 
 export interface EarlyRequest {
@@ -57,6 +59,36 @@ export interface EarlyAnswers {
   quireTakeEarlyAnswer?: (method: string, url: string, body: string | undefined) => Promise<Response> | undefined;
 }
 
+/**
+ * The book a reader opens on: `book/:bookId/read` (comics, PDFs) or `book/:bookId/read-epub` under the page's
+ * `<base>` (`base`, its path), with whether it is the comic reader, which lists the book's pages first.
+ */
+export function readerOpened(pathname: string, base: string): { bookId: string; pages: boolean } | null {
+  if (!pathname.startsWith(base)) return null;
+  const match = /^book\/([^/]+)\/read(-epub)?$/.exec(pathname.slice(base.length));
+  if (!match) return null;
+  try {
+    return { bookId: decodeURIComponent(match[1]!), pages: !match[2] };
+  } catch {
+    return null; // a malformed escape: the app shows its own error for it
+  }
+}
+
+const bookPath = (bookId: string) => `api/v1/books/${encodeURIComponent(bookId)}`;
+
+/**
+ * What a reader asks for before it can ask for a page (`useReaderBook` and `useBookPages`): the book and, for the
+ * comic reader, its pages; then the series, for its reading direction, once the book's answer names it.
+ */
+export const readerRequests = (bookId: string, pages: boolean): EarlyRequest[] => [
+  { method: 'GET', path: bookPath(bookId) },
+  ...(pages ? [{ method: 'GET', path: `${bookPath(bookId)}/pages` } as const] : []),
+];
+export const readerSeriesRequest = (seriesId: string): EarlyRequest => ({
+  method: 'GET',
+  path: `api/v1/series/${encodeURIComponent(seriesId)}`,
+});
+
 /** Whether the page opens on the dashboard (`/` or `/dashboard` under any context path). */
 const opensOnDashboard = (pathname: string): boolean => /\/(dashboard)?$/.test(pathname);
 
@@ -80,13 +112,26 @@ export function startEarlyRequests(): void {
     return answer;
   };
   const dashboard = opensOnDashboard(window.location.pathname);
+  const reader = readerOpened(window.location.pathname, new URL(document.baseURI).pathname);
   void ask({ method: 'GET', path: 'api/v2/users/me' })
     .then((me) => {
       if (!me.ok) return; // not signed in: the app shows the login screen
       ask({ method: 'GET', path: 'api/v1/libraries' });
       if (dashboard) void preloadFirstPosters(dashboardRowRequests().map((r) => ({ kind: r.kind, answer: ask(r) })));
+      if (reader) {
+        const [book, pages] = readerRequests(reader.bookId, reader.pages).map(ask);
+        pages?.catch(() => undefined);
+        void askReaderSeries(book!, ask);
+      }
     })
     .catch(() => undefined);
+}
+
+/** The reader's series, asked for as soon as the book's answer names it, not once the reader's code has run. */
+async function askReaderSeries(book: Promise<Response>, ask: (r: EarlyRequest) => Promise<Response>): Promise<void> {
+  const answer = (await book.then((res) => (res.ok ? res.json() : undefined)).catch(() => undefined)) as
+    { seriesId?: string } | undefined;
+  if (typeof answer?.seriesId === 'string') ask(readerSeriesRequest(answer.seriesId)).catch(() => undefined);
 }
 
 /** Posters of the first row asked for ahead of its cards: what a wide screen shows of it. */
