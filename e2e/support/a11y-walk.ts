@@ -103,11 +103,7 @@ export function describeAccessibility(lang: 'en' | 'ar', { reducedMotion }: { re
           // heading element (the tabs of a library and of media management), for the new path's tab to be selected
           // (the router selects it with the new tab's content, once that content's code has loaded). Where the page is
           // already at `path` (the login lands on the dashboard), nothing will change: its own h1 is waited for.
-          const there = await page.evaluate((p) => window.location.pathname + window.location.search === p, path);
-          if (!there) {
-            await page.evaluate(() => document.querySelectorAll('h1').forEach((h) => (h.dataset.seen = '')));
-            await navigate(page, path);
-          }
+          await navigate(page, path, { markHeadings: true });
           await page.waitForFunction(
             () => {
               const h1 = document.querySelector<HTMLElement>('main h1');

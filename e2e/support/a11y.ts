@@ -128,12 +128,22 @@ export function tr(lang: string, key: string, vars: Record<string, string> = {})
 
 /**
  * Client-side navigation in the same document, as a link would do it: the router follows the history change, the
- * app is not reloaded (axe stays injected, the session's caches stay warm).
+ * app is not reloaded (axe stays injected, the session's caches stay warm). With `markHeadings`, the headings on
+ * screen are marked `data-seen` first, so that the next screen's can be told apart, and a page already at `path`
+ * is left as it is. Checked, marked and navigated in one task of the page: in two, the app could reach `path` by
+ * itself in between (the login's own redirect to the dashboard), and its heading, marked as seen, never changed.
  */
-export async function navigate(page: Page, path: string) {
-  await page.evaluate((p) => {
-    window.history.pushState(null, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
+export async function navigate(page: Page, path: string, { markHeadings = false } = {}) {
+  await page.evaluate(
+    ({ p, mark }) => {
+      if (mark) {
+        if (window.location.pathname + window.location.search === p) return;
+        document.querySelectorAll('h1').forEach((h) => (h.dataset.seen = ''));
+      }
+      window.history.pushState(null, '', p);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    },
+    { p: path, mark: markHeadings },
+  );
   await page.waitForURL((u) => u.pathname + u.search === path);
 }
