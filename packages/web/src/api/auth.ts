@@ -117,6 +117,10 @@ export const logOut = (): Promise<void> =>
 /** Drops every cached answer and marks the user signed out. */
 export function forgetSession(qc: ReturnType<typeof useQueryClient>): void {
   qc.cancelQueries().catch(() => undefined);
-  qc.clear();
+  qc.getMutationCache().clear();
+  // Reset rather than removed: every answer is forgotten and the screen already shown (the login page, mounted
+  // before the logout's answer) asks again. A cleared cache left that screen's queries belonging to no cache,
+  // pending for ever when their requests were cancelled on the way (the login form waited for them).
+  qc.resetQueries().catch(() => undefined);
   qc.setQueryData(authKeys.me, null);
 }

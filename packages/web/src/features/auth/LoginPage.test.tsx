@@ -154,6 +154,35 @@ describe('login page', () => {
       expect(open.mock.calls[0]![0]).toBe('/oauth2/authorization/keycloak');
     });
 
+    it('shows no field while the settings are on their way, when hide_login will hide them', async () => {
+      const open = vi.fn();
+      vi.stubGlobal('open', open);
+      let answerSettings = () => {};
+      const settingsAnswered = new Promise<void>((resolve) => (answerSettings = resolve));
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string) => {
+          if (url.startsWith('/api/v1/oauth2/providers')) return jsonResponse(200, [keycloak]);
+          if (url.startsWith('/api/v1/client-settings/global/list')) {
+            await settingsAnswered;
+            return jsonResponse(200, { 'webui.oauth2.hide_login': { value: 'true' } });
+          }
+          return jsonResponse(404, { status: 404, message: 'Not Found' });
+        }),
+      );
+      renderScreen(null, { user: null, claim: { isClaimed: true }, route: '/login?logout=true' });
+      // the providers have answered, the settings not yet: the form waits (before, the fields showed, then went)
+      await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/v1/oauth2/providers', expect.anything()));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(screen.queryByLabelText('Email')).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Sign in with Keycloak' })).toBeNull();
+      expect(document.querySelector('form')).toHaveAttribute('aria-busy', 'true');
+      answerSettings();
+      expect(await screen.findByRole('button', { name: 'Sign in with Keycloak' })).toBeInTheDocument();
+      expect(screen.queryByLabelText('Email')).toBeNull();
+      expect(document.querySelector('form')).toHaveAttribute('aria-busy', 'false');
+    });
+
     it('does not auto-login after a failure, and shows the error translated', async () => {
       const open = vi.fn();
       vi.stubGlobal('open', open);

@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -47,6 +48,29 @@ export function loginErrorText(t: TFunction, error: unknown, creating: boolean):
   return creating ? t('auth.claimFailed', { detail }) : t('auth.loginFailed', { detail });
 }
 
+/** The form's rows: a text field with its helper line; the remember-me row and the large button. */
+const FIELD_HEIGHT = 79;
+const ROW_HEIGHT = 42;
+
+/** The fields' places while the page learns which form to show: the same heights, so nothing moves after. */
+function FormSkeleton() {
+  const field = (
+    <Box sx={{ height: FIELD_HEIGHT }}>
+      <Skeleton variant="rounded" height={56} />
+    </Box>
+  );
+  return (
+    <>
+      {field}
+      {field}
+      <Box sx={{ height: ROW_HEIGHT, display: 'flex', alignItems: 'center' }}>
+        <Skeleton variant="text" width="35%" />
+      </Box>
+      <Skeleton variant="rounded" height={ROW_HEIGHT} />
+    </>
+  );
+}
+
 /**
  * `/login?redirect=…`: e-mail, password and remember me; create-account mode while the server is unclaimed. With
  * OAuth2 providers, their buttons; `webui.oauth2.hide_login` hides the fields, `webui.oauth2.auto_login` opens the
@@ -71,8 +95,13 @@ export function LoginPage() {
 
   const errors = submitted ? validateLogin(t, email, password) : {};
 
-  const providers = useOAuth2Providers().data ?? [];
-  const loginSettings = useOAuth2LoginSettings().data;
+  const providersQuery = useOAuth2Providers();
+  const loginSettingsQuery = useOAuth2LoginSettings();
+  const providers = providersQuery.data ?? [];
+  const loginSettings = loginSettingsQuery.data;
+  // The form depends on the three answers: drawn before them, the fields showed and then went (hide_login, when the
+  // providers answered first), or the login turned into the claim form.
+  const settled = !claim.isPending && !providersQuery.isPending && !loginSettingsQuery.isPending;
   const oauth2Error = params.get('error');
   const hideFields = !creating && providers.length > 0 && !!loginSettings?.hideLogin;
   const autoLogin = !creating && !!loginSettings?.autoLogin && oauth2Error === null && params.get('logout') === null;
@@ -94,10 +123,15 @@ export function LoginPage() {
       <Stack spacing={3} sx={{ width: '100%', maxWidth: 550, alignItems: 'center' }}>
         <Logo size={96} />
         <Paper component="main" sx={{ p: 3, width: '100%' }}>
-          <Typography variant="h5" component="h1" gutterBottom>
-            {creating ? t('auth.claimTitle') : t('auth.loginTitle')}
-          </Typography>
-          <Stack component="form" spacing={2} noValidate onSubmit={onSubmit}>
+          {settled ? (
+            <Typography variant="h5" component="h1" gutterBottom>
+              {creating ? t('auth.claimTitle') : t('auth.loginTitle')}
+            </Typography>
+          ) : (
+            // the title's line: h5 (1.5rem, line height 1.334) and its gutter
+            <Skeleton variant="text" width="40%" height={32} sx={{ fontSize: '1.5rem', mb: '0.35em' }} />
+          )}
+          <Stack component="form" spacing={2} noValidate onSubmit={onSubmit} aria-busy={!settled}>
             {creating && <Alert severity="info">{t('auth.unclaimedInfo')}</Alert>}
             {params.get('logout') !== null && !action.isError && (
               <Alert severity="success">{t('auth.loggedOut')}</Alert>
@@ -112,13 +146,16 @@ export function LoginPage() {
                 {oauth2ErrorText(t, oauth2Error)}
               </Alert>
             )}
-            {!creating && providers.length > 0 && <OAuth2Buttons providers={providers} autoLogin={autoLogin} />}
-            {!creating && providers.length > 0 && !hideFields && (
+            {!settled && <FormSkeleton />}
+            {settled && !creating && providers.length > 0 && (
+              <OAuth2Buttons providers={providers} autoLogin={autoLogin} />
+            )}
+            {settled && !creating && providers.length > 0 && !hideFields && (
               <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
                 {t('oauth2.or')}
               </Typography>
             )}
-            {!hideFields && (
+            {settled && !hideFields && (
               <>
                 <TextField
                   label={t('auth.email')}
