@@ -211,6 +211,31 @@ describe('BookPage', () => {
     );
   });
 
+  it('deleted from its page, goes back to its series and says so, also while the series is still loading', async () => {
+    const { fetchMock } = stubFetch({
+      ...answers,
+      'DELETE /api/v1/books/book-1/file': { status: 202 },
+      'GET /api/v1/series/series-1': { json: buildSeries() },
+      'POST /api/v1/books/list': { json: page([]) },
+    });
+    // the series page has nothing to show until its series arrives (the book page does not ask for it)
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/api/v1/series/series-1')) await new Promise((resolve) => setTimeout(resolve, 300));
+      return fetchMock(input, init);
+    });
+    const app = renderScreen(null, { user: buildAdmin(), libraries, route: '/book/book-1' });
+    const { user } = app;
+    await user.click(await screen.findByRole('button', { name: 'Actions for Chapter One' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete book' });
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Yes, delete the book "Chapter One" and its file' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(app.location()).toBe('/series/series-1'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Saga' })).toBeInTheDocument();
+    // before, the message went with the book page, the series page being a skeleton with nowhere to show it
+    expect(screen.getByText('Book Chapter One deleted')).toBeVisible();
+  });
+
   it('says so when the book is gone', async () => {
     stubFetch({});
     renderScreen(null, { user: buildUser(), libraries, route: '/book/missing' });

@@ -6,7 +6,9 @@ import { toastRole } from '../../components/dialogs';
 /**
  * Toasts of item actions. A card's menu can vanish with its card (a deleted book, a series that leaves "on deck"
  * once read), so the message is kept outside React and shown by whichever mounted slot registered first: every
- * action menu and detail page renders a slot, and exactly one of them draws the snackbar.
+ * action menu and detail page renders a slot, and exactly one of them draws the snackbar. The app shell renders one
+ * too, which keeps the message when a screen hands over to one that has not drawn its own yet (a book deleted from
+ * its page: the series page is a skeleton until its series arrives).
  */
 interface ToastState {
   /** Bumped on every message, so the same text twice still reopens. */
