@@ -76,15 +76,11 @@ export function readerOpened(pathname: string, base: string): { bookId: string; 
 
 const bookPath = (bookId: string) => `api/v1/books/${encodeURIComponent(bookId)}`;
 
-/**
- * What a reader asks for before it can ask for a page (`useReaderBook` and `useBookPages`): the book and, for the
- * comic reader, its pages; then the series, for its reading direction, once the book's answer names it.
- */
-export const readerRequests = (bookId: string, pages: boolean): EarlyRequest[] => [
-  { method: 'GET', path: bookPath(bookId) },
-  ...(pages ? [{ method: 'GET', path: `${bookPath(bookId)}/pages` } as const] : []),
-];
-export const readerSeriesRequest = (seriesId: string): EarlyRequest => ({
+// What a reader asks for before it can ask for a page (`useReaderBook` and `useBookPages`): the book and, for the
+// comic reader, its pages; then the series, for its reading direction, once the book's answer names it.
+const readerBook = (bookId: string): EarlyRequest => ({ method: 'GET', path: bookPath(bookId) });
+const readerPages = (bookId: string): EarlyRequest => ({ method: 'GET', path: `${bookPath(bookId)}/pages` });
+const readerSeries = (seriesId: string): EarlyRequest => ({
   method: 'GET',
   path: `api/v1/series/${encodeURIComponent(seriesId)}`,
 });
@@ -118,11 +114,8 @@ export function startEarlyRequests(): void {
       if (!me.ok) return; // not signed in: the app shows the login screen
       ask({ method: 'GET', path: 'api/v1/libraries' });
       if (dashboard) void preloadFirstPosters(dashboardRowRequests().map((r) => ({ kind: r.kind, answer: ask(r) })));
-      if (reader) {
-        const [book, pages] = readerRequests(reader.bookId, reader.pages).map(ask);
-        pages?.catch(() => undefined);
-        void askReaderSeries(book!, ask);
-      }
+      if (reader) void askReaderSeries(ask(readerBook(reader.bookId)), ask);
+      if (reader?.pages) ask(readerPages(reader.bookId)).catch(() => undefined);
     })
     .catch(() => undefined);
 }
@@ -131,7 +124,7 @@ export function startEarlyRequests(): void {
 async function askReaderSeries(book: Promise<Response>, ask: (r: EarlyRequest) => Promise<Response>): Promise<void> {
   const answer = (await book.then((res) => (res.ok ? res.json() : undefined)).catch(() => undefined)) as
     { seriesId?: string } | undefined;
-  if (typeof answer?.seriesId === 'string') ask(readerSeriesRequest(answer.seriesId)).catch(() => undefined);
+  if (typeof answer?.seriesId === 'string') ask(readerSeries(answer.seriesId)).catch(() => undefined);
 }
 
 /** Posters of the first row asked for ahead of its cards: what a wide screen shows of it. */

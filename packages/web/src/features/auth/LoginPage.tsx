@@ -103,7 +103,8 @@ export function LoginPage() {
   // providers answered first), or the login turned into the claim form.
   const settled = !claim.isPending && !providersQuery.isPending && !loginSettingsQuery.isPending;
   const oauth2Error = params.get('error');
-  const hideFields = !creating && providers.length > 0 && !!loginSettings?.hideLogin;
+  const offersProviders = !creating && providers.length > 0;
+  const hideFields = offersProviders && !!loginSettings?.hideLogin;
   const autoLogin = !creating && !!loginSettings?.autoLogin && oauth2Error === null && params.get('logout') === null;
 
   const onSubmit = (e: FormEvent) => {
@@ -147,10 +148,8 @@ export function LoginPage() {
               </Alert>
             )}
             {!settled && <FormSkeleton />}
-            {settled && !creating && providers.length > 0 && (
-              <OAuth2Buttons providers={providers} autoLogin={autoLogin} />
-            )}
-            {settled && !creating && providers.length > 0 && !hideFields && (
+            {settled && offersProviders && <OAuth2Buttons providers={providers} autoLogin={autoLogin} />}
+            {settled && offersProviders && !hideFields && (
               <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
                 {t('oauth2.or')}
               </Typography>
