@@ -53,7 +53,7 @@ import { LibraryActionsMenu } from '../features/libraries/LibraryActionsMenu';
 import { LibraryDialogsProvider, useLibraryActions } from '../features/libraries/LibraryDialogs';
 import { TaskIndicator } from '../features/libraries/TaskIndicator';
 import { ImportToasts } from '../features/import-books/ImportToasts';
-import { ItemToastSlot } from '../features/items/toast';
+import { ItemToasts } from '../features/items/toast';
 import { SearchBox } from '../features/search/SearchBox';
 import { ALL_LIBRARIES } from './preferences';
 
@@ -496,8 +496,7 @@ function Shell() {
         )}
         <Outlet />
       </Box>
-      {/* Keeps an item's message through a navigation to a screen still loading (a book deleted from its page). */}
-      <ItemToastSlot />
+      <ItemToasts />
       {admin && <ImportToasts />}
     </Box>
   );

@@ -8,6 +8,7 @@ import { authKeys, type ClaimStatus } from '../api/auth';
 import { libraryKeys, type LibraryDto } from '../api/libraries';
 import { AppProviders, createQueryClient } from '../app/providers';
 import { createRoutes } from '../app/router';
+import { ItemToasts } from '../features/items/toast';
 
 export interface RenderScreenOptions {
   /** The URL to start at. */
@@ -34,7 +35,20 @@ export function renderScreen(ui: ReactElement | null, options: RenderScreenOptio
   if (options.claim) queryClient.setQueryData(authKeys.claim, options.claim);
   for (const [key, data] of options.seed ?? []) queryClient.setQueryData(key, data);
 
-  const routes: RouteObject[] = ui ? [{ path: '*', element: ui }] : createRoutes();
+  // A screen rendered alone gets the item messages the app shell would draw around it.
+  const routes: RouteObject[] = ui
+    ? [
+        {
+          path: '*',
+          element: (
+            <>
+              {ui}
+              <ItemToasts />
+            </>
+          ),
+        },
+      ]
+    : createRoutes();
   const router = createMemoryRouter(routes, { initialEntries: [options.route ?? '/'] });
   const user = userEvent.setup();
   const result = render(

@@ -23,7 +23,7 @@ import {
   useMarkSeriesRead,
 } from '../../api/actions';
 import { useIsAdmin } from '../../api/auth';
-import { DeleteBooksDialog, DeleteSeriesDialog, ItemToastSlot, showItemToast } from '../../features/items';
+import { DeleteBooksDialog, DeleteSeriesDialog, showItemToast } from '../../features/items';
 import { ConfirmDialog, useErrorText } from '../dialogs';
 import { useItemDialogs, type ItemDialogs } from './dialogs';
 import { selectedOf, type Selection, type SelectionKind, type SelectableItems } from './selection';
@@ -208,7 +208,6 @@ export function SelectionBar({ selection, page, dialogs: given }: SelectionBarPr
 
   return (
     <>
-      <ItemToastSlot />
       {given ? null : own.element}
       {count > 0 && (
         <Paper

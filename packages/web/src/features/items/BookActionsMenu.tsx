@@ -30,7 +30,7 @@ import { AddToCollectionDialog, AddToReadListDialog, EditBooksDialog, EditOnesho
 import { useActionErrorText } from './errors';
 import { readerPath } from './readerPath';
 import { useRoles } from './roles';
-import { ItemToastSlot, showItemToast } from './toast';
+import { showItemToast } from './toast';
 
 export interface BookActionsMenuProps {
   book: BookDto;
@@ -171,7 +171,6 @@ export function BookActionsMenu({ book, context, onDeleted, size, color }: BookA
   return (
     <>
       <ActionsMenu label={t('items.actions.menu', { title })} actions={actions} size={size} color={color} />
-      <ItemToastSlot />
       {dialog?.kind === 'delete' && (
         <DeleteBooksDialog open={dialog.open} books={[book]} onClose={close} onDeleted={onDeleted} />
       )}

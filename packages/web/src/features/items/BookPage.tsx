@@ -46,7 +46,6 @@ import { ReadMore } from './detail/ReadMore';
 import { SeriesChips } from './detail/SeriesChips';
 import { EditBooksDialog, EditOneshotDialog } from './dialogs';
 import { useRoles } from './roles';
-import { ItemToastSlot } from './toast';
 
 /** `/book/:bookId` (ui.md §6). A one-shot's book is shown on its one-shot page instead. */
 export function BookPage() {
@@ -152,7 +151,6 @@ export function BookDetail({ book, oneshot, context }: BookDetailProps) {
           </>
         }
       />
-      <ItemToastSlot />
       {readListId && readList.data && (
         <Alert severity="info" sx={{ mx: { xs: 2, sm: 3 }, mt: 2 }}>
           {t('items.book.readListNavigation', { name: readList.data.name })}

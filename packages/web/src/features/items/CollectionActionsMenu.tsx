@@ -8,7 +8,6 @@ import { ActionsMenu, type MenuAction } from './ActionsMenu';
 import { DeleteCollectionDialog } from './DeleteDialogs';
 import { EditCollectionDialog } from './dialogs';
 import { useRoles } from './roles';
-import { ItemToastSlot } from './toast';
 
 export interface CollectionActionsMenuProps {
   collection: CollectionDto;
@@ -51,7 +50,6 @@ export function CollectionActionsMenu({ collection, onDeleted, size, color }: Co
         size={size}
         color={color}
       />
-      <ItemToastSlot />
       {dialog?.kind === 'edit' && <EditCollectionDialog open={dialog.open} collection={collection} onClose={close} />}
       {dialog?.kind === 'delete' && (
         <DeleteCollectionDialog open={dialog.open} collection={collection} onClose={close} onDeleted={onDeleted} />

@@ -34,7 +34,6 @@ import { MembersEditor } from './detail/MembersEditor';
 import { ListFilterDrawer } from './detail/ListFilterDrawer';
 import { collectionSeriesParams, COLLECTION_FILTER_KEYS, useListFilters } from './listFilters';
 import { useRoles } from './roles';
-import { ItemToastSlot } from './toast';
 
 /** `/collections/:collectionId` (ui.md §8). */
 export function CollectionPage() {
@@ -130,7 +129,6 @@ function CollectionDetail({ collection }: { collection: CollectionDto }) {
         dialogs={dialogs}
       />
       {dialogs.element}
-      <ItemToastSlot />
 
       <Box sx={{ p: { xs: 2, sm: 3 } }}>
         {collection.filtered && (

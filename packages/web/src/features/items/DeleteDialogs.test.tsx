@@ -4,7 +4,6 @@ import { renderScreen } from '../../test/render';
 import { buildAdmin, buildLibrary } from '../../test/fixtures';
 import { stubFetch } from '../account/fetch-stub';
 import { DeleteBooksDialog, DeleteSeriesDialog } from './DeleteDialogs';
-import { ItemToastSlot } from './toast';
 import { buildBook, buildSeries } from './test-fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -13,13 +12,7 @@ afterEach(() => vi.unstubAllGlobals());
 configure({ asyncUtilTimeout: 5000 });
 
 function render(ui: React.ReactElement) {
-  return renderScreen(
-    <>
-      {ui}
-      <ItemToastSlot />
-    </>,
-    { user: buildAdmin(), libraries: [buildLibrary()] },
-  );
+  return renderScreen(ui, { user: buildAdmin(), libraries: [buildLibrary()] });
 }
 
 describe('DeleteBooksDialog', () => {

@@ -11,7 +11,6 @@ import { ActionsMenu, type MenuAction } from './ActionsMenu';
 import { DeleteReadListDialog } from './DeleteDialogs';
 import { EditReadListDialog } from './dialogs';
 import { useRoles } from './roles';
-import { ItemToastSlot } from './toast';
 
 export interface ReadListActionsMenuProps {
   readList: ReadListDto;
@@ -74,7 +73,6 @@ export function ReadListActionsMenu({ readList, onDeleted, size, color }: ReadLi
         size={size}
         color={color}
       />
-      <ItemToastSlot />
       {dialog?.kind === 'edit' && <EditReadListDialog open={dialog.open} readList={readList} onClose={close} />}
       {dialog?.kind === 'delete' && (
         <DeleteReadListDialog open={dialog.open} readList={readList} onClose={close} onDeleted={onDeleted} />

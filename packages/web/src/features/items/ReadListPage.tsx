@@ -39,7 +39,6 @@ import { ReadMore } from './detail/ReadMore';
 import { readListBooksParams, READ_LIST_FILTER_KEYS, useListFilters } from './listFilters';
 import { ReadListActionsMenu } from './ReadListActionsMenu';
 import { useRoles } from './roles';
-import { ItemToastSlot } from './toast';
 
 /** `/readlists/:readListId` (ui.md §9). */
 export function ReadListPage() {
@@ -138,7 +137,6 @@ function ReadListDetail({ readList }: { readList: ReadListDto }) {
       )}
       <SelectionBar selection={selection} page={{ kind: 'book', items: books.data?.content ?? [] }} dialogs={dialogs} />
       {dialogs.element}
-      <ItemToastSlot />
 
       <Box sx={{ p: { xs: 2, sm: 3 } }}>
         {(readList.summary || count > 0) && (

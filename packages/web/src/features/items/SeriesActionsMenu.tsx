@@ -32,7 +32,7 @@ import { AddToCollectionDialog, AddToReadListDialog, EditOneshotDialog, EditSeri
 import { useActionErrorText } from './errors';
 import { readerPath } from './readerPath';
 import { useRoles } from './roles';
-import { ItemToastSlot, showItemToast } from './toast';
+import { showItemToast } from './toast';
 
 export interface SeriesActionsMenuProps {
   series: SeriesDto;
@@ -192,7 +192,6 @@ export function SeriesActionsMenu({ series, onDeleted, size, color }: SeriesActi
         color={color}
         onOpen={() => setOpened(true)}
       />
-      <ItemToastSlot />
       {dialog?.kind === 'delete' && (
         <DeleteSeriesDialog open={dialog.open} series={[series]} onClose={close} onDeleted={onDeleted} />
       )}

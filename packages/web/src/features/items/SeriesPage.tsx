@@ -54,7 +54,6 @@ import { SeriesReadActions } from './detail/SeriesReadActions';
 import { SeriesActionsMenu } from './SeriesActionsMenu';
 import { BOOK_FILTER_KEYS, bookCardLine, DEFAULT_BOOK_SORT, parsePage, seriesBooksCondition } from './bookFilters';
 import { useRoles } from './roles';
-import { ItemToastSlot } from './toast';
 
 /** `/series/:seriesId` (ui.md §5). A one-shot goes to its one-shot page. */
 export function SeriesPage() {
@@ -176,7 +175,6 @@ function SeriesDetail({ series }: { series: SeriesDto }) {
       )}
       <SelectionBar selection={selection} page={{ kind: 'book', items: books.data?.content ?? [] }} dialogs={dialogs} />
       {dialogs.element}
-      <ItemToastSlot />
 
       <DetailHeader
         poster={<Poster kind="series" id={series.id} alt={t('items.detail.posterOf', { title: m.title })} />}

@@ -12,5 +12,5 @@ export {
   type DeleteSeriesDialogProps,
 } from './DeleteDialogs';
 export { readerPath, usesEpubReader, type ReaderPathOptions } from './readerPath';
-export { showItemToast, ItemToastSlot } from './toast';
+export { showItemToast } from './toast';
 export { bookCardLine, bookFilterGroups, BOOK_FILTER_KEYS } from './bookFilters';

@@ -8,7 +8,6 @@ import { useDuplicateBooks } from '../../api/books';
 import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { useDateTimeFormat } from '../../components/dialogs';
 import { DeleteBooksDialog } from '../items/DeleteDialogs';
-import { ItemToastSlot } from '../items/toast';
 import { BookLink, UnavailableChip, useLibraryNames } from './bookColumns';
 import { FilePath } from '../../components/FilePath';
 
@@ -66,7 +65,6 @@ export function DuplicateFilesTab() {
 
   return (
     <Stack spacing={2}>
-      <ItemToastSlot />
       <Typography id={headingId} variant="h6" component="h2">
         {t('media.duplicateFilesHeading')}
       </Typography>

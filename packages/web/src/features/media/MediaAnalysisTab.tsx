@@ -14,7 +14,6 @@ import { useBooks } from '../../api/books';
 import { useLibraries } from '../../api/libraries';
 import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { translateServerMessage } from '../../i18n/errorMessage';
-import { ItemToastSlot } from '../items/toast';
 import { BookLink, UnavailableChip, useLibraryNames } from './bookColumns';
 import { FilePath } from '../../components/FilePath';
 import { analysisCondition, DEFAULT_STATUSES, STATUSES } from './conditions';
@@ -104,7 +103,6 @@ export function MediaAnalysisTab() {
   const total = books.data?.totalElements ?? 0;
   return (
     <Stack spacing={2}>
-      <ItemToastSlot />
       <Typography id={headingId} variant="h6" component="h2">
         {t('media.analysisHeading')}
       </Typography>

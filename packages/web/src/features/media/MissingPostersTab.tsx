@@ -11,7 +11,7 @@ import { useAnalyzeSeries } from '../../api/actions';
 import { useSeriesWithoutPoster } from '../../api/series';
 import { DataTable, RowAction, sortParam, useTableState, type DataColumn } from '../../components/DataTable';
 import { useActionErrorText } from '../items/errors';
-import { ItemToastSlot, showItemToast } from '../items/toast';
+import { showItemToast } from '../items/toast';
 import { BookLink, SeriesLink, UnavailableChip } from './bookColumns';
 import { FilePath } from '../../components/FilePath';
 import { SelectionActions, useAnalysisAction } from './useAnalysisAction';
@@ -31,7 +31,6 @@ export const MISSING_POSTERS: BookCondition = {
 export function MissingPostersTab() {
   return (
     <Stack spacing={4}>
-      <ItemToastSlot />
       <BooksWithoutPoster />
       <SeriesWithoutPoster />
     </Stack>

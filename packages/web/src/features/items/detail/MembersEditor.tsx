@@ -9,7 +9,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { useTranslation } from 'react-i18next';
 import type { PosterKind } from '../../../api/books';
 import { useActionErrorText } from '../errors';
-import { ItemToastSlot, showItemToast } from '../toast';
+import { showItemToast } from '../toast';
 import { DetailToolbar } from './DetailToolbar';
 import { EditMembers, MembersSkeleton, type Member } from './EditMembers';
 
@@ -80,7 +80,6 @@ export function MembersEditor(props: MembersEditorProps) {
           </>
         }
       />
-      <ItemToastSlot />
       <Box sx={{ p: { xs: 1, sm: 3 } }}>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1, px: 1 }}>
           {props.ordered ? t('items.list.editOrderedHint') : t('items.list.editHint')}
