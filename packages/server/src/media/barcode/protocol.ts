@@ -8,8 +8,12 @@ export interface BarcodeRequest {
   maxPixels: number;
   /** sharp's refusal limit (media limits), for what the caller could not size from the header. */
   limitInputPixels: number;
-  /** What sharp cannot decode is left to zxing's own decoder (JPEG, PNG, GIF, BMP only). */
-  zxingDecodes: boolean;
+  /**
+   * The decoders to try, in order, until one reads the image: `zxing`, zxing's own (stb_image, in its WebAssembly
+   * heap: JPEG, PNG, GIF, BMP), only for images whose header was checked against the media limits; `libvips`
+   * through sharp.
+   */
+  decoders: ('zxing' | 'libvips')[];
 }
 
 export type BarcodeResponse = { ok: true; ean13: string[] } | { ok: false; message: string };

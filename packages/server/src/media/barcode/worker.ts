@@ -1,6 +1,6 @@
 /**
- * Barcode worker thread: sharp (libvips) decodes a page to pixels and zxing-wasm (ZXing's C++ port) finds EAN-13
- * symbols in them, trying harder as Komga does. Both run here, tens of milliseconds a page, so that the event loop
+ * Barcode worker thread: zxing-wasm (ZXing's C++ port) finds EAN-13 symbols in a page, trying harder as Komga does,
+ * decoded by its own decoder (a JPEG) or by sharp (libvips), as the caller asks. Both run here, tens of milliseconds a page, so that the event loop
  * never waits on them and the pixels (megabytes a page) are this thread's only, freed before the search.
  * The pool ends the thread when idle, which gives the WebAssembly heap (it never shrinks) back.
  */
@@ -121,23 +121,30 @@ async function greyInHeap(
   });
 }
 
-/** zxing's own decoder, for what libvips cannot read (BMP): the encoded bytes copied into its heap. */
-function readEncoded(zx: ZXingModule, image: Uint8Array): ZXingVector<ZXingReadResult> {
+/**
+ * zxing's own decoder (stb_image), in its heap: the encoded bytes copied there and decoded to grey, which for a JPEG
+ * is its luma plane as stored (Java ZXing's luminance, with no colour conversion, chroma upsampling or RGB copy).
+ * Null when it cannot load the image: with errors not asked for, its one invalid result is that failure.
+ */
+function readEncoded(zx: ZXingModule, image: Uint8Array): ZXingVector<ZXingReadResult> | null {
   const at = zx._malloc(image.length);
   if (!at) throw new Error(`zxing's heap has no room for ${image.length} bytes`);
   try {
     zx.HEAPU8.set(image, at);
-    return zx.readBarcodesFromImage(at, image.length, PIXMAP_OPTIONS);
+    const results = zx.readBarcodesFromImage(at, image.length, PIXMAP_OPTIONS);
+    const first = results.size() === 1 ? results.get(0) : undefined;
+    return first && !first.isValid && first.error ? null : results;
   } finally {
     zx._free(at);
   }
 }
 
-function readPixmap(
-  zx: ZXingModule,
-  grey: { at: number; width: number; height: number },
-): ZXingVector<ZXingReadResult> {
+/** libvips' decoder: the page made grey in zxing's heap, then searched there. */
+async function readDecoded(zx: ZXingModule, req: BarcodeRequest): Promise<ZXingVector<ZXingReadResult>> {
+  const grey = await greyInHeap(zx, req);
   try {
+    // the page's RGB, copied into zxing's heap as grey: freed before the search, not beside it
+    await collectNow();
     return zx.readBarcodesFromPixmap(grey.at, grey.width, grey.height, PIXMAP_OPTIONS);
   } finally {
     zx._free(grey.at);
@@ -147,21 +154,28 @@ function readPixmap(
 export default serve<BarcodeRequest, BarcodeResponse>(async (req) => {
   try {
     const zx = await zxing();
-    let grey: { at: number; width: number; height: number } | null = null;
-    try {
-      grey = await greyInHeap(zx, req);
-    } catch (e) {
-      if (!req.zxingDecodes) throw e;
+    let failure: unknown = new Error('No decoder could read the image');
+    for (const decoder of req.decoders) {
+      let results: ZXingVector<ZXingReadResult> | null = null;
+      if (decoder === 'zxing') {
+        results = readEncoded(zx, req.image);
+        if (!results) failure = new Error("zxing's decoder could not read the image");
+      } else {
+        try {
+          results = await readDecoded(zx, req);
+        } catch (e) {
+          failure = e;
+        }
+      }
+      if (!results) continue;
+      const ean13: string[] = [];
+      for (let i = 0; i < results.size(); i++) {
+        const r = results.get(i);
+        if (r?.isValid) ean13.push(r.text);
+      }
+      return { ok: true, ean13 };
     }
-    // the page's RGB, copied into zxing's heap as grey: freed before the search, not beside it
-    if (grey) await collectNow();
-    const results = grey ? readPixmap(zx, grey) : readEncoded(zx, req.image);
-    const ean13: string[] = [];
-    for (let i = 0; i < results.size(); i++) {
-      const r = results.get(i);
-      if (r?.isValid) ean13.push(r.text);
-    }
-    return { ok: true, ean13 };
+    throw failure;
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   } finally {
