@@ -390,6 +390,14 @@ describe('browse: a library of series, filters held in the URL, search from the 
     await main().getByRole('button', { name: 'Select 2 - Dark Star' }).click();
     const bar = main().getByRole('toolbar', { name: 'Selection' });
     await bar.getByText('1 selected').waitFor();
+    // Meanwhile a click on another card picks it instead of opening it, and the cards' read buttons step aside.
+    const lostSword = main().getByRole('listitem').filter({ hasText: 'The Lost Sword' });
+    await lostSword.getByRole('link', { name: /^Read / }).waitFor({ state: 'hidden' });
+    await lostSword.getByRole('link', { name: '1 - The Lost Sword' }).click();
+    await bar.getByText('2 selected').waitFor();
+    await lostSword.getByRole('link', { name: '1 - The Lost Sword' }).click();
+    await bar.getByText('1 selected').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/libraries/${libraryId}/books`);
     await bar.getByRole('button', { name: 'Mark as read' }).click();
     await expect.poll(booksShown).toEqual(['Space Saga|1 - Into the Void', 'Knight Tales|1 - The Lost Sword']);
 

@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useContext, useDeferredValue, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Fab from '@mui/material/Fab';
@@ -16,7 +16,7 @@ import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { useTranslation } from 'react-i18next';
 import { useThumbnailUrl, type PosterKind } from '../../api/books';
 import { usePosterSettings } from '../../features/ui-settings/ui-settings';
-import type { SelectEvent } from './selection';
+import { GridSelecting, type SelectEvent } from './selection';
 
 /** Width over height of every poster (1:√2, ui.md §2.1). */
 export const POSTER_RATIO = 0.7071;
@@ -27,7 +27,10 @@ export interface SelectableCardProps {
   selected?: boolean;
   /** The selection circle was used, or the card was clicked while a selection is under way (`preselect`). */
   onSelect?: (event: SelectEvent) => void;
-  /** Something is selected on the screen: a click anywhere on the card toggles it instead of opening it. */
+  /**
+   * Something is selected on the screen: a click anywhere on the card toggles it instead of opening it. A grid's
+   * cards learn it from the grid instead (`GridSelecting`).
+   */
   preselect?: boolean;
 }
 
@@ -185,6 +188,9 @@ export function ItemCard(props: ItemCardProps) {
   const poster = useRef<HTMLDivElement>(null);
   /** How the last press began: `touch`, `pen` or `mouse`. */
   const pointer = useRef('mouse');
+  const grid = useContext(GridSelecting);
+  /** At the time of an event: a grid's cards do not render again when its selection starts or ends. */
+  const selecting = () => preselect || !!grid?.current;
   const shown = selected || preselect || menuFocus || revealed;
   const posterSettings = usePosterSettings();
   // The overlay's controls (with the ⋮ menu's hooks) and the subtitle's tooltip are seen only on hover or focus: a
@@ -205,7 +211,7 @@ export function ItemCard(props: ItemCardProps) {
   /** A first tap on the poster of a touch screen reveals the overlay; the click it makes goes nowhere. */
   const onClickCapture = (e: MouseEvent) => {
     // detail 0: a click made by the keyboard, which has its own way to the overlay (focus).
-    if (shown || pointer.current !== 'touch' || e.detail === 0 || !poster.current) return;
+    if (shown || selecting() || pointer.current !== 'touch' || e.detail === 0 || !poster.current) return;
     const r = poster.current.getBoundingClientRect();
     if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) return;
     e.preventDefault();
@@ -214,7 +220,7 @@ export function ItemCard(props: ItemCardProps) {
   };
 
   const onCardClick = (e: MouseEvent) => {
-    if (!preselect || !onSelect) return;
+    if (!selecting() || !onSelect) return;
     e.preventDefault();
     onSelect({ shiftKey: e.shiftKey });
   };
@@ -231,6 +237,12 @@ export function ItemCard(props: ItemCardProps) {
         isolation: 'isolate',
         minWidth: 0,
         '&:focus-within .card-overlay': { opacity: 1 },
+        // a selection under way in the grid: what `preselect` does below, without rendering the card again
+        '[data-selecting] &': {
+          '& .card-overlay': { opacity: 1 },
+          '& .card-control': { display: 'none' },
+          '@media (hover: none)': { '& .card-overlay .MuiButtonBase-root': { pointerEvents: 'auto' } },
+        },
         // Only a real hover: touch browsers leave :hover on the last element tapped.
         '@media (hover: hover)': {
           '&:hover .card-overlay': { opacity: 1 },
@@ -310,6 +322,7 @@ export function ItemCard(props: ItemCardProps) {
           )}
           {complete && props.readTo && !selected && !preselect && (
             <Box
+              className="card-control"
               sx={{
                 position: 'absolute',
                 inset: 0,
@@ -334,6 +347,7 @@ export function ItemCard(props: ItemCardProps) {
           )}
           {complete && showControls && props.onEdit && (
             <IconButton
+              className="card-control"
               size="small"
               aria-label={t('browse.card.edit', { title: props.title })}
               onClick={(e) => {
@@ -347,6 +361,7 @@ export function ItemCard(props: ItemCardProps) {
           )}
           {complete && showControls && props.menu && (
             <Box
+              className="card-control"
               onFocus={() => setMenuFocus(true)}
               onBlur={() => setMenuFocus(false)}
               sx={{

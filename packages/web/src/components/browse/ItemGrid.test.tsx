@@ -75,7 +75,11 @@ describe('ItemGrid selection', () => {
 
   it('toggles with a click on the card while selecting, and selects the whole page', async () => {
     const { user, location } = render();
+    const zetaMenu = () => screen.queryByRole('button', { name: 'Actions for Zeta' });
+    expect(await screen.findByRole('button', { name: 'Actions for Zeta' })).toBeInTheDocument();
     await user.click(circle('Alpha'));
+    // the cards' menus and read buttons are out of the way meanwhile (hidden by the grid's style)
+    expect(zetaMenu()).not.toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Zeta' }));
     expect(location()).toBe('/');
     expect(selected()).toEqual(['Alpha', 'Zeta']);
@@ -87,6 +91,7 @@ describe('ItemGrid selection', () => {
     await user.click(screen.getByRole('button', { name: 'Deselect all' }));
     expect(selected()).toEqual([]);
     expect(screen.queryByRole('toolbar', { name: 'Selection' })).not.toBeInTheDocument();
+    expect(zetaMenu()).toBeInTheDocument();
   });
 
   it('offers readers marking read, and admins also editing, adding and deleting', async () => {
@@ -134,10 +139,11 @@ describe('ItemGrid rendering', () => {
     renders.clear();
     const { user } = renderScreen(<CountedGrid />, { user: buildUser(), libraries: [buildLibrary()] });
 
-    // the first pick shows every card's selection circle: all of them change
+    // the first pick shows every card's selection circle, by the grid's style: only the card picked renders again
     let before = rendersNow();
     await user.click(circle('Beta'));
-    expect(since(before)).toEqual(names);
+    expect(since(before)).toEqual(['Beta']);
+    expect(screen.getByRole('list', { name: 'Series' })).toHaveAttribute('data-selecting');
 
     // then only the card picked, whatever else the screen renders (the selection bar's count)
     before = rendersNow();
@@ -149,5 +155,11 @@ describe('ItemGrid rendering', () => {
     await user.click(circle('Beta'));
     expect(selected()).toEqual(['Delta']);
     expect(since(before)).toEqual(['Beta']);
+
+    // and the last one ends the selection the same way
+    before = rendersNow();
+    await user.click(circle('Delta'));
+    expect(since(before)).toEqual(['Delta']);
+    expect(screen.getByRole('list', { name: 'Series' })).not.toHaveAttribute('data-selecting');
   });
 });

@@ -1,8 +1,8 @@
-import { memo, useCallback, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import { usePreferences, type CardSize } from '../../app/preferences';
 import { CardSkeleton, type SelectableCardProps } from './ItemCard';
-import type { SelectEvent, Selection, SelectionKind, SelectableItems } from './selection';
+import { GridSelecting, type SelectEvent, type Selection, type SelectionKind, type SelectableItems } from './selection';
 
 /** Card width in pixels per card-size preference. */
 export const CARD_WIDTHS: Record<CardSize, number> = { small: 120, medium: 150, large: 200 };
@@ -48,29 +48,35 @@ export function ItemGrid<K extends SelectionKind>({
 }: ItemGridProps<K>) {
   const columns = useGridColumns();
   const canSelect = !!selection && selectable;
-  const preselect = !!selection && selection.count > 0;
+  const selecting = canSelect && selection.count > 0;
+  const selectingNow = useRef(selecting);
+  useLayoutEffect(() => {
+    selectingNow.current = selecting;
+  }, [selecting]);
   return (
-    <Box
-      role="list"
-      aria-label={label}
-      aria-busy={items ? undefined : true}
-      sx={{ display: 'grid', gridTemplateColumns: columns, gap: { xs: 1.5, sm: 2 }, alignItems: 'start' }}
-    >
-      {items
-        ? items.map((item) => (
-            <GridCell<K>
-              key={item.id}
-              kind={kind}
-              item={item}
-              items={items}
-              renderItem={renderItem}
-              toggle={canSelect ? selection.toggle : undefined}
-              selected={canSelect && selection.isSelected(kind, item.id)}
-              preselect={canSelect && preselect}
-            />
-          ))
-        : Array.from({ length: skeletons }, (_, i) => <CardSkeleton key={i} />)}
-    </Box>
+    <GridSelecting.Provider value={selectingNow}>
+      <Box
+        role="list"
+        aria-label={label}
+        aria-busy={items ? undefined : true}
+        data-selecting={selecting || undefined}
+        sx={{ display: 'grid', gridTemplateColumns: columns, gap: { xs: 1.5, sm: 2 }, alignItems: 'start' }}
+      >
+        {items
+          ? items.map((item) => (
+              <GridCell<K>
+                key={item.id}
+                kind={kind}
+                item={item}
+                items={items}
+                renderItem={renderItem}
+                toggle={canSelect ? selection.toggle : undefined}
+                selected={canSelect && selection.isSelected(kind, item.id)}
+              />
+            ))
+          : Array.from({ length: skeletons }, (_, i) => <CardSkeleton key={i} />)}
+      </Box>
+    </GridSelecting.Provider>
   );
 }
 
@@ -83,7 +89,6 @@ interface GridCellProps<K extends SelectionKind> {
   /** The selection's toggle (stable); undefined when the cards are not selectable. */
   toggle: Selection['toggle'] | undefined;
   selected: boolean;
-  preselect: boolean;
 }
 
 /** One card of the grid, rendered again only when one of its props changes (see `renderItem`). */
@@ -94,12 +99,11 @@ const GridCell = memo(function GridCell<K extends SelectionKind>({
   renderItem,
   toggle,
   selected,
-  preselect,
 }: GridCellProps<K>) {
   const onSelect = useCallback((event: SelectEvent) => toggle?.(kind, item, event, items), [toggle, kind, item, items]);
   return (
     <Box role="listitem" sx={{ minWidth: 0 }}>
-      {renderItem(item, toggle ? { selectable: true, selected, preselect, onSelect } : {})}
+      {renderItem(item, toggle ? { selectable: true, selected, onSelect } : {})}
     </Box>
   );
 }) as <K extends SelectionKind>(props: GridCellProps<K>) => ReactNode;
