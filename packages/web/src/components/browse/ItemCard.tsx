@@ -16,7 +16,7 @@ import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { useTranslation } from 'react-i18next';
 import { useThumbnailUrl, type PosterKind } from '../../api/books';
 import { usePosterSettings } from '../../features/ui-settings/ui-settings';
-import { GridSelecting, type SelectEvent } from './selection';
+import { SelectionUnderWay, type SelectEvent } from './selection';
 
 /** Width over height of every poster (1:√2, ui.md §2.1). */
 export const POSTER_RATIO = 0.7071;
@@ -25,13 +25,8 @@ export interface SelectableCardProps {
   /** Shows the selection circle (grids that support selection). */
   selectable?: boolean;
   selected?: boolean;
-  /** The selection circle was used, or the card was clicked while a selection is under way (`preselect`). */
+  /** The selection circle was used, or the card was clicked while a selection is under way (`SelectionArea`). */
   onSelect?: (event: SelectEvent) => void;
-  /**
-   * Something is selected on the screen: a click anywhere on the card toggles it instead of opening it. A grid's
-   * cards learn it from the grid instead (`GridSelecting`).
-   */
-  preselect?: boolean;
 }
 
 export interface ItemCardProps extends SelectableCardProps {
@@ -181,22 +176,25 @@ const overlayButton = {
  */
 export function ItemCard(props: ItemCardProps) {
   const { t } = useTranslation();
-  const { selectable, selected = false, preselect = false, onSelect } = props;
+  const { selectable, selected = false, onSelect } = props;
   const [menuFocus, setMenuFocus] = useState(false);
   const [revealed, setRevealed] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const poster = useRef<HTMLDivElement>(null);
   /** How the last press began: `touch`, `pen` or `mouse`. */
   const pointer = useRef('mouse');
-  const grid = useContext(GridSelecting);
-  /** At the time of an event: a grid's cards do not render again when its selection starts or ends. */
-  const selecting = () => preselect || !!grid?.current;
-  const shown = selected || preselect || menuFocus || revealed;
+  const area = useContext(SelectionUnderWay);
+  /**
+   * Something is selected around the card (`SelectionArea`): a click anywhere on it toggles it instead of opening it.
+   * Read at the time of the click: the area's cards do not render again when its selection starts or ends.
+   */
+  const selecting = () => !!area?.current;
+  const shown = selected || menuFocus || revealed;
   const posterSettings = usePosterSettings();
   // The overlay's controls (with the ⋮ menu's hooks) and the subtitle's tooltip are seen only on hover or focus: a
   // card's first render leaves them out and a background render right after adds them, so a screenful of rows
   // paints its posters and titles first (issue 18: rendering the dashboard's cards held its first poster ~0.5 s).
-  // A card mounted with its overlay showing (selected, or a selection under way) gets them at once.
+  // A card mounted selected gets them at once.
   const complete = useDeferredValue(true, false) || shown;
 
   useEffect(() => {
@@ -225,7 +223,6 @@ export function ItemCard(props: ItemCardProps) {
     onSelect({ shiftKey: e.shiftKey });
   };
 
-  const showControls = !preselect;
   return (
     <Box
       ref={root}
@@ -237,7 +234,7 @@ export function ItemCard(props: ItemCardProps) {
         isolation: 'isolate',
         minWidth: 0,
         '&:focus-within .card-overlay': { opacity: 1 },
-        // a selection under way in the grid: what `preselect` does below, without rendering the card again
+        // a selection under way around the card: the overlay shows, the read button and the menu step aside
         '[data-selecting] &': {
           '& .card-overlay': { opacity: 1 },
           '& .card-control': { display: 'none' },
@@ -320,7 +317,7 @@ export function ItemCard(props: ItemCardProps) {
               {selected ? <CheckCircleIcon /> : <RadioButtonUncheckedIcon />}
             </IconButton>
           )}
-          {complete && props.readTo && !selected && !preselect && (
+          {complete && props.readTo && !selected && (
             <Box
               className="card-control"
               sx={{
@@ -345,7 +342,7 @@ export function ItemCard(props: ItemCardProps) {
               </Fab>
             </Box>
           )}
-          {complete && showControls && props.onEdit && (
+          {complete && props.onEdit && (
             <IconButton
               className="card-control"
               size="small"
@@ -359,7 +356,7 @@ export function ItemCard(props: ItemCardProps) {
               <EditIcon fontSize="small" />
             </IconButton>
           )}
-          {complete && showControls && props.menu && (
+          {complete && props.menu && (
             <Box
               className="card-control"
               onFocus={() => setMenuFocus(true)}

@@ -1,8 +1,14 @@
 import { memo, useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
-import Box from '@mui/material/Box';
+import Box, { type BoxProps } from '@mui/material/Box';
 import { usePreferences, type CardSize } from '../../app/preferences';
 import { CardSkeleton, type SelectableCardProps } from './ItemCard';
-import { GridSelecting, type SelectEvent, type Selection, type SelectionKind, type SelectableItems } from './selection';
+import {
+  SelectionUnderWay,
+  type SelectEvent,
+  type Selection,
+  type SelectionKind,
+  type SelectableItems,
+} from './selection';
 
 /** Card width in pixels per card-size preference. */
 export const CARD_WIDTHS: Record<CardSize, number> = { small: 120, medium: 150, large: 200 };
@@ -48,62 +54,80 @@ export function ItemGrid<K extends SelectionKind>({
 }: ItemGridProps<K>) {
   const columns = useGridColumns();
   const canSelect = !!selection && selectable;
-  const selecting = canSelect && selection.count > 0;
-  const selectingNow = useRef(selecting);
-  useLayoutEffect(() => {
-    selectingNow.current = selecting;
-  }, [selecting]);
   return (
-    <GridSelecting.Provider value={selectingNow}>
-      <Box
-        role="list"
-        aria-label={label}
-        aria-busy={items ? undefined : true}
-        data-selecting={selecting || undefined}
-        sx={{ display: 'grid', gridTemplateColumns: columns, gap: { xs: 1.5, sm: 2 }, alignItems: 'start' }}
-      >
-        {items
-          ? items.map((item) => (
-              <GridCell<K>
-                key={item.id}
-                kind={kind}
-                item={item}
-                items={items}
-                renderItem={renderItem}
-                toggle={canSelect ? selection.toggle : undefined}
-                selected={canSelect && selection.isSelected(kind, item.id)}
-              />
-            ))
-          : Array.from({ length: skeletons }, (_, i) => <CardSkeleton key={i} />)}
-      </Box>
-    </GridSelecting.Provider>
+    <SelectionArea
+      selecting={canSelect && selection.count > 0}
+      role="list"
+      aria-label={label}
+      aria-busy={items ? undefined : true}
+      sx={{ display: 'grid', gridTemplateColumns: columns, gap: { xs: 1.5, sm: 2 }, alignItems: 'start' }}
+    >
+      {items
+        ? items.map((item) => (
+            <GridCell<K>
+              key={item.id}
+              kind={kind}
+              item={item}
+              items={items}
+              renderItem={renderItem}
+              toggle={canSelect ? selection.toggle : undefined}
+              selected={canSelect && selection.isSelected(kind, item.id)}
+            />
+          ))
+        : Array.from({ length: skeletons }, (_, i) => <CardSkeleton key={i} />)}
+    </SelectionArea>
   );
 }
 
-interface GridCellProps<K extends SelectionKind> {
+/**
+ * Where cards can be selected (a grid, the rows of a screen): tells its cards whether a selection is under way by
+ * its `data-selecting` attribute, which their styles follow, and by `SelectionUnderWay`, which a card reads when
+ * clicked, so that a selection starting or ending renders none of them again.
+ */
+export function SelectionArea({ selecting, children, ...box }: BoxProps & { selecting: boolean }) {
+  const now = useRef(selecting);
+  useLayoutEffect(() => {
+    now.current = selecting;
+  }, [selecting]);
+  return (
+    <SelectionUnderWay.Provider value={now}>
+      <Box data-selecting={selecting || undefined} {...box}>
+        {children}
+      </Box>
+    </SelectionUnderWay.Provider>
+  );
+}
+
+export interface SelectableCellProps<K extends SelectionKind> {
   kind: K;
   item: SelectableItems[K];
-  /** The grid's items, for a shift-click's range. */
+  /** The items around it (its grid or row), for a shift-click's range. */
   items: readonly SelectableItems[K][];
+  /** Keep it the same function while what it shows is the same (`useCallback`), as `ItemGrid`'s. */
   renderItem: ItemGridProps<K>['renderItem'];
   /** The selection's toggle (stable); undefined when the cards are not selectable. */
   toggle: Selection['toggle'] | undefined;
   selected: boolean;
 }
 
-/** One card of the grid, rendered again only when one of its props changes (see `renderItem`). */
-const GridCell = memo(function GridCell<K extends SelectionKind>({
-  kind,
-  item,
-  items,
-  renderItem,
-  toggle,
-  selected,
-}: GridCellProps<K>) {
+function useCellSelection<K extends SelectionKind>({ kind, item, items, toggle, selected }: SelectableCellProps<K>) {
   const onSelect = useCallback((event: SelectEvent) => toggle?.(kind, item, event, items), [toggle, kind, item, items]);
+  return toggle ? { selectable: true, selected, onSelect } : {};
+}
+
+/** One card of the grid, rendered again only when one of its props changes (see `renderItem`). */
+const GridCell = memo(function GridCell<K extends SelectionKind>(props: SelectableCellProps<K>) {
   return (
     <Box role="listitem" sx={{ minWidth: 0 }}>
-      {renderItem(item, toggle ? { selectable: true, selected, onSelect } : {})}
+      {props.renderItem(props.item, useCellSelection(props))}
     </Box>
   );
-}) as <K extends SelectionKind>(props: GridCellProps<K>) => ReactNode;
+}) as <K extends SelectionKind>(props: SelectableCellProps<K>) => ReactNode;
+
+/**
+ * One card of a row of cards (`HorizontalScroller` makes its list item), rendered again only when one of its props
+ * changes, inside a {@link SelectionArea}.
+ */
+export const SelectableCell = memo(function SelectableCell<K extends SelectionKind>(props: SelectableCellProps<K>) {
+  return props.renderItem(props.item, useCellSelection(props));
+}) as <K extends SelectionKind>(props: SelectableCellProps<K>) => ReactNode;

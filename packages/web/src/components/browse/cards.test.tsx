@@ -5,6 +5,7 @@ import { renderScreen } from '../../test/render';
 import { buildLibrary, buildUser } from '../../test/fixtures';
 import { stubFetch } from '../../features/account/fetch-stub';
 import { BookCard } from './BookCard';
+import { SelectionArea } from './ItemGrid';
 import { CollectionCard, ReadListCard } from './CollectionCard';
 import { SeriesCard } from './SeriesCard';
 import { buildBook, buildCollection, buildReadList, buildSeries } from '../../test/fixtures';
@@ -98,11 +99,15 @@ describe('BookCard', () => {
 
   it('toggles selection instead of opening while a selection is under way', async () => {
     const onSelect = vi.fn();
-    const { user, location } = show(<BookCard book={buildBook()} selectable preselect onSelect={onSelect} />);
+    const { user, location } = show(
+      <SelectionArea selecting>
+        <BookCard book={buildBook()} selectable onSelect={onSelect} />
+      </SelectionArea>,
+    );
     await user.click(screen.getByRole('link', { name: '1 - Chapter One' }));
     expect(onSelect).toHaveBeenCalledWith({ shiftKey: false });
     expect(location()).toBe('/');
-    // Read button and menu are out of the way meanwhile.
+    // Read button and menu are out of the way meanwhile (hidden by the area's style).
     expect(screen.queryByRole('link', { name: /^Read / })).not.toBeInTheDocument();
   });
 

@@ -16,11 +16,12 @@ export interface SelectEvent {
 }
 
 /**
- * Whether a selection is under way in the grid around a card, read when the card is clicked. A grid says it with
- * this and with its `data-selecting` attribute, which the cards' styles follow, instead of a prop of every card: the
- * first pick of a page of 500 rendered all of its cards again (368–440 ms from the click to the paint, issue 18).
+ * Whether a selection is under way around a card (`SelectionArea` in ItemGrid.tsx), read when the card is clicked.
+ * The area says it with this and with its `data-selecting` attribute, which the cards' styles follow, instead of a
+ * prop of every card: the first pick of a page of 500 rendered all of its cards again (368–440 ms from the click to
+ * the paint, issue 18).
  */
-export const GridSelecting = createContext<{ readonly current: boolean } | null>(null);
+export const SelectionUnderWay = createContext<{ readonly current: boolean } | null>(null);
 
 interface State {
   kind: SelectionKind | null;
@@ -117,19 +118,4 @@ export function useSelection(resetKey?: string): Selection {
     }),
     [state, toggle, selectAll, clear],
   );
-}
-
-/** The selection props of one card of a list (grids do this themselves; rows of cards call it). */
-export function cardSelection<K extends SelectionKind>(
-  selection: Selection,
-  kind: K,
-  item: SelectableItems[K],
-  items: readonly SelectableItems[K][],
-) {
-  return {
-    selectable: true,
-    selected: selection.isSelected(kind, item.id),
-    preselect: selection.count > 0,
-    onSelect: (event: SelectEvent) => selection.toggle(kind, item, event, items),
-  };
 }

@@ -33,6 +33,28 @@ describe('DashboardPage', () => {
     expect(screen.queryByRole('region', { name: 'Recently updated series' })).not.toBeInTheDocument();
   });
 
+  it('selects across its rows: while a selection is under way a click on a card picks it instead of opening it', async () => {
+    stubFetch({
+      'POST /api/v1/books/list': { json: page([]) },
+      'GET /api/v1/books/ondeck': { json: page([]) },
+      'GET /api/v1/series/new': { json: page([buildSeries(), buildSeries({ id: 'series-2' }, { title: 'Beta' })]) },
+      'GET /api/v1/series/updated': { json: page([]) },
+    });
+    const { user, location } = renderScreen(null, {
+      user: buildUser(),
+      libraries: [buildLibrary()],
+      route: '/dashboard',
+    });
+    const added = await screen.findByRole('region', { name: 'Recently added series' });
+    await user.click(await within(added).findByRole('button', { name: 'Select Alpha' }));
+    const bar = screen.getByRole('toolbar', { name: 'Selection' });
+    expect(bar).toHaveTextContent('1 selected');
+    await user.click(within(added).getByRole('link', { name: 'Beta' }));
+    expect(bar).toHaveTextContent('2 selected');
+    expect(location()).toBe('/dashboard');
+    expect(within(added).getByRole('button', { name: 'Select Beta' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
   it('says there is nothing to show when every section is empty', async () => {
     stubFetch({
       'POST /api/v1/books/list': { json: page([]) },

@@ -1,6 +1,5 @@
-import { useDeferredValue, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import Box from '@mui/material/Box';
 import { useTheme, type Breakpoints } from '@mui/material/styles';
 import AutoStoriesOutlinedIcon from '@mui/icons-material/AutoStoriesOutlined';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +13,9 @@ import { EmptyState } from '../../components/browse/EmptyState';
 import { HorizontalScroller, ScrollerSkeleton } from '../../components/browse/HorizontalScroller';
 import { SelectionBar } from '../../components/browse/SelectionBar';
 import { SeriesCard } from '../../components/browse/SeriesCard';
-import { cardSelection, useSelection, type Selection } from '../../components/browse/selection';
+import { SelectableCell, SelectionArea } from '../../components/browse/ItemGrid';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
+import { useSelection, type Selection } from '../../components/browse/selection';
 import { ErrorState } from '../../components/ErrorState';
 import { SECTION_IDS, sectionDef, sectionInfinite, type SectionDef } from './sections';
 
@@ -50,10 +51,34 @@ function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidde
   // cards in full held the first poster's paint ~0.5 s.
   const complete = useDeferredValue(!hidden, false);
   const { breakpoints } = useTheme();
+  const items = useMemo(() => (query.data ? flattenPages(query.data) : undefined), [query.data]);
+  // the same functions from render to render, so that a pick renders the card picked alone (SelectableCell)
+  const renderBook = useCallback(
+    (book: BookDto, select: SelectableCardProps) => (
+      <BookCard
+        book={book}
+        showSeries
+        line={def.kind === 'book' ? def.line : undefined}
+        onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
+        {...select}
+      />
+    ),
+    [def, admin, dialogs],
+  );
+  const renderSeries = useCallback(
+    (series: SeriesDto, select: SelectableCardProps) => (
+      <SeriesCard
+        series={series}
+        line={def.kind === 'series' ? def.line : undefined}
+        onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
+        {...select}
+      />
+    ),
+    [def, admin, dialogs],
+  );
   const title = t(`dashboard.sections.${def.id}`);
   if (hidden) return null;
   if (query.isError) return <ErrorState title={title} error={query.error} onRetry={() => void query.refetch()} />;
-  const items = query.data ? flattenPages(query.data) : undefined;
   if (items && items.length === 0) return null;
   const shown = complete ? items?.length : cardsInView(breakpoints);
   const total = query.data?.pages[0]?.totalElements;
@@ -63,13 +88,14 @@ function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidde
     cards = list
       .slice(0, shown)
       .map((book) => (
-        <BookCard
+        <SelectableCell<'book'>
           key={book.id}
-          book={book}
-          showSeries
-          line={def.line}
-          onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
-          {...cardSelection(selection, 'book', book, list)}
+          kind="book"
+          item={book}
+          items={list}
+          renderItem={renderBook}
+          toggle={selection.toggle}
+          selected={selection.isSelected('book', book.id)}
         />
       ));
   } else if (items && def.kind === 'series') {
@@ -77,12 +103,14 @@ function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidde
     cards = list
       .slice(0, shown)
       .map((series) => (
-        <SeriesCard
+        <SelectableCell<'series'>
           key={series.id}
-          series={series}
-          line={def.line}
-          onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
-          {...cardSelection(selection, 'series', series, list)}
+          kind="series"
+          item={series}
+          items={list}
+          renderItem={renderSeries}
+          toggle={selection.toggle}
+          selected={selection.isSelected('series', series.id)}
         />
       ));
   }
@@ -141,7 +169,7 @@ export function DashboardSections({ libraryIds, seeAllBase, toolbar }: Dashboard
     <>
       {toolbar?.(selection.count > 0)}
       <SelectionBar selection={selection} dialogs={dialogs} />
-      <Box sx={{ px: { xs: 1.5, sm: 2 }, py: 2 }}>
+      <SelectionArea selecting={selection.count > 0} sx={{ px: { xs: 1.5, sm: 2 }, py: 2 }}>
         {state === 'loading' && [0, 1].map((i) => <ScrollerSkeleton key={i} />)}
         {state === 'empty' && (
           <EmptyState
@@ -163,7 +191,7 @@ export function DashboardSections({ libraryIds, seeAllBase, toolbar }: Dashboard
             hidden={state !== 'ready'}
           />
         ))}
-      </Box>
+      </SelectionArea>
       {dialogs.element}
     </>
   );

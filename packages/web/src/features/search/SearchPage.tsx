@@ -1,5 +1,5 @@
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
@@ -7,6 +7,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
+import type { BookDto, CollectionDto, ReadListDto, SeriesDto } from '@quire/api';
 import { flattenPages, useBooksInfinite } from '../../api/books';
 import { useIsAdmin } from '../../api/auth';
 import { useCollectionsInfinite } from '../../api/collections';
@@ -20,7 +21,14 @@ import { EmptyState } from '../../components/browse/EmptyState';
 import { HorizontalScroller } from '../../components/browse/HorizontalScroller';
 import { SelectionBar, STICKY_TOP } from '../../components/browse/SelectionBar';
 import { SeriesCard } from '../../components/browse/SeriesCard';
-import { cardSelection, useSelection } from '../../components/browse/selection';
+import type { SelectableCardProps } from '../../components/browse/ItemCard';
+import { SelectableCell, SelectionArea, type SelectableCellProps } from '../../components/browse/ItemGrid';
+import {
+  useSelection,
+  type Selection,
+  type SelectableItems,
+  type SelectionKind,
+} from '../../components/browse/selection';
 import { ErrorState } from '../../components/ErrorState';
 import { searchRequests } from './search-params';
 
@@ -39,6 +47,37 @@ const rowProps = (q: RowQuery) => ({
   loadingMore: q.isFetchingNextPage,
   onLoadMore: () => void q.fetchNextPage(),
 });
+
+interface ResultsRowProps<K extends SelectionKind> {
+  title: string;
+  query: RowQuery;
+  kind: K;
+  items: readonly SelectableItems[K][] | undefined;
+  renderItem: SelectableCellProps<K>['renderItem'];
+  selection: Selection;
+  /** Whether this user may select these items (collections and read lists: admins only). */
+  selectable: boolean;
+}
+
+/** One row of results; a pick renders the card picked alone (`SelectableCell`). */
+function ResultsRow<K extends SelectionKind>(props: ResultsRowProps<K>): ReactNode {
+  const { kind, items, selection, selectable } = props;
+  return (
+    <HorizontalScroller title={props.title} {...rowProps(props.query)}>
+      {items?.map((item) => (
+        <SelectableCell<K>
+          key={item.id}
+          kind={kind}
+          item={item}
+          items={items}
+          renderItem={props.renderItem}
+          toggle={selectable ? selection.toggle : undefined}
+          selected={selectable && selection.isSelected(kind, item.id)}
+        />
+      ))}
+    </HorizontalScroller>
+  );
+}
 
 /**
  * Search results (ui.md §10): series, books, collections and read lists matching `q`, each a row that loads more as
@@ -60,10 +99,35 @@ export function SearchPage() {
   const selection = useSelection(`${q}/${libraryId ?? ''}`);
   const dialogs = useItemDialogs();
 
-  const seriesItems = series.data ? flattenPages(series.data) : undefined;
-  const bookItems = books.data ? flattenPages(books.data) : undefined;
-  const collectionItems = collections.data ? flattenPages(collections.data) : undefined;
-  const readListItems = readLists.data ? flattenPages(readLists.data) : undefined;
+  const seriesItems = useMemo(() => series.data && flattenPages(series.data), [series.data]);
+  const bookItems = useMemo(() => books.data && flattenPages(books.data), [books.data]);
+  const collectionItems = useMemo(() => collections.data && flattenPages(collections.data), [collections.data]);
+  const readListItems = useMemo(() => readLists.data && flattenPages(readLists.data), [readLists.data]);
+  // the same functions from render to render, so that a pick renders the card picked alone
+  const renderSeries = useCallback(
+    (s: SeriesDto, select: SelectableCardProps) => (
+      <SeriesCard series={s} onEdit={admin ? () => dialogs.editSeries([s]) : undefined} {...select} />
+    ),
+    [admin, dialogs],
+  );
+  const renderBook = useCallback(
+    (b: BookDto, select: SelectableCardProps) => (
+      <BookCard book={b} showSeries onEdit={admin ? () => dialogs.editBooks([b]) : undefined} {...select} />
+    ),
+    [admin, dialogs],
+  );
+  const renderCollection = useCallback(
+    (c: CollectionDto, select: SelectableCardProps) => (
+      <CollectionCard collection={c} onEdit={admin ? () => dialogs.editCollection(c) : undefined} {...select} />
+    ),
+    [admin, dialogs],
+  );
+  const renderReadList = useCallback(
+    (r: ReadListDto, select: SelectableCardProps) => (
+      <ReadListCard readList={r} onEdit={admin ? () => dialogs.editReadList(r) : undefined} {...select} />
+    ),
+    [admin, dialogs],
+  );
   const lists = [seriesItems, bookItems, collectionItems, readListItems];
   const nothing = lists.every((l) => l !== undefined && l.length === 0);
   const show = (items: unknown[] | undefined) => items === undefined || items.length > 0;
@@ -105,7 +169,7 @@ export function SearchPage() {
         </Paper>
       )}
       <SelectionBar selection={selection} dialogs={dialogs} />
-      <Box sx={{ px: { xs: 1.5, sm: 2 }, py: 2 }}>
+      <SelectionArea selecting={selection.count > 0} sx={{ px: { xs: 1.5, sm: 2 }, py: 2 }}>
         {!enabled ? (
           <EmptyState icon={<SearchIcon />} title={t('search.prompt')} />
         ) : nothing ? (
@@ -120,32 +184,29 @@ export function SearchPage() {
               />
             )}
             {!series.isError && show(seriesItems) && (
-              <HorizontalScroller title={t('search.groups.series')} {...rowProps(series)}>
-                {seriesItems?.map((s) => (
-                  <SeriesCard
-                    key={s.id}
-                    series={s}
-                    onEdit={admin ? () => dialogs.editSeries([s]) : undefined}
-                    {...cardSelection(selection, 'series', s, seriesItems)}
-                  />
-                ))}
-              </HorizontalScroller>
+              <ResultsRow<'series'>
+                title={t('search.groups.series')}
+                query={series}
+                kind="series"
+                items={seriesItems}
+                renderItem={renderSeries}
+                selection={selection}
+                selectable
+              />
             )}
             {books.isError && (
               <ErrorState title={t('search.groups.books')} error={books.error} onRetry={() => void books.refetch()} />
             )}
             {!books.isError && show(bookItems) && (
-              <HorizontalScroller title={t('search.groups.books')} {...rowProps(books)}>
-                {bookItems?.map((b) => (
-                  <BookCard
-                    key={b.id}
-                    book={b}
-                    showSeries
-                    onEdit={admin ? () => dialogs.editBooks([b]) : undefined}
-                    {...cardSelection(selection, 'book', b, bookItems)}
-                  />
-                ))}
-              </HorizontalScroller>
+              <ResultsRow<'book'>
+                title={t('search.groups.books')}
+                query={books}
+                kind="book"
+                items={bookItems}
+                renderItem={renderBook}
+                selection={selection}
+                selectable
+              />
             )}
             {collections.isError && (
               <ErrorState
@@ -155,16 +216,15 @@ export function SearchPage() {
               />
             )}
             {!collections.isError && show(collectionItems) && (
-              <HorizontalScroller title={t('search.groups.collections')} {...rowProps(collections)}>
-                {collectionItems?.map((c) => (
-                  <CollectionCard
-                    key={c.id}
-                    collection={c}
-                    onEdit={admin ? () => dialogs.editCollection(c) : undefined}
-                    {...(admin ? cardSelection(selection, 'collection', c, collectionItems) : {})}
-                  />
-                ))}
-              </HorizontalScroller>
+              <ResultsRow<'collection'>
+                title={t('search.groups.collections')}
+                query={collections}
+                kind="collection"
+                items={collectionItems}
+                renderItem={renderCollection}
+                selection={selection}
+                selectable={admin}
+              />
             )}
             {readLists.isError && (
               <ErrorState
@@ -174,20 +234,19 @@ export function SearchPage() {
               />
             )}
             {!readLists.isError && show(readListItems) && (
-              <HorizontalScroller title={t('search.groups.readLists')} {...rowProps(readLists)}>
-                {readListItems?.map((r) => (
-                  <ReadListCard
-                    key={r.id}
-                    readList={r}
-                    onEdit={admin ? () => dialogs.editReadList(r) : undefined}
-                    {...(admin ? cardSelection(selection, 'readlist', r, readListItems) : {})}
-                  />
-                ))}
-              </HorizontalScroller>
+              <ResultsRow<'readlist'>
+                title={t('search.groups.readLists')}
+                query={readLists}
+                kind="readlist"
+                items={readListItems}
+                renderItem={renderReadList}
+                selection={selection}
+                selectable={admin}
+              />
             )}
           </>
         )}
-      </Box>
+      </SelectionArea>
       {dialogs.element}
     </>
   );
