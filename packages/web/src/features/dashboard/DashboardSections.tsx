@@ -1,23 +1,22 @@
-import { useCallback, useDeferredValue, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useTheme, type Breakpoints } from '@mui/material/styles';
 import AutoStoriesOutlinedIcon from '@mui/icons-material/AutoStoriesOutlined';
 import { useTranslation } from 'react-i18next';
 import type { BookDto, Page, SeriesDto } from '@quire/api';
 import { flattenPages } from '../../api/books';
-import { useIsAdmin } from '../../api/auth';
 import { DRAWER_WIDTH } from '../../app/AppLayout';
-import { BookCard } from '../../components/browse/BookCard';
 import { useItemDialogs, type ItemDialogs } from '../../components/browse/dialogs';
 import { EmptyState } from '../../components/browse/EmptyState';
 import { HorizontalScroller, ScrollerSkeleton } from '../../components/browse/HorizontalScroller';
 import { SelectionBar } from '../../components/browse/SelectionBar';
-import { SeriesCard } from '../../components/browse/SeriesCard';
-import { SelectableCell, SelectionArea } from '../../components/browse/ItemGrid';
-import type { SelectableCardProps } from '../../components/browse/ItemCard';
-import { useSelection, type Selection } from '../../components/browse/selection';
+import { SelectableCell, SelectionArea, type SelectableCellProps } from '../../components/browse/ItemGrid';
+import { useSelection, type Selection, type SelectableItems } from '../../components/browse/selection';
+import { useSectionCards } from './sectionCards';
 import { ErrorState } from '../../components/ErrorState';
 import { SECTION_IDS, sectionDef, sectionInfinite, type SectionDef } from './sections';
+
+type CellRender<K extends 'book' | 'series'> = SelectableCellProps<K>['renderItem'];
 
 interface SectionProps {
   def: SectionDef;
@@ -26,7 +25,6 @@ interface SectionProps {
   seeAllBase: string;
   selection: Selection;
   dialogs: ItemDialogs;
-  admin: boolean;
   /** Fetches but shows nothing yet (the other rows are still loading). */
   hidden: boolean;
 }
@@ -43,7 +41,7 @@ export function cardsInView(breakpoints: Breakpoints): number {
 }
 
 /** One section as a row; nothing once it has loaded empty. */
-function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidden }: SectionProps) {
+function Section({ def, libraryIds, seeAllBase, selection, dialogs, hidden }: SectionProps) {
   const { t } = useTranslation();
   const query = useInfiniteQuery(sectionInfinite<BookDto | SeriesDto>(def, libraryIds));
   // When the rows appear, each first renders the cards the window can show; a background render right after adds
@@ -52,68 +50,33 @@ function Section({ def, libraryIds, seeAllBase, selection, dialogs, admin, hidde
   const complete = useDeferredValue(!hidden, false);
   const { breakpoints } = useTheme();
   const items = useMemo(() => (query.data ? flattenPages(query.data) : undefined), [query.data]);
-  // the same functions from render to render, so that a pick renders the card picked alone (SelectableCell)
-  const renderBook = useCallback(
-    (book: BookDto, select: SelectableCardProps) => (
-      <BookCard
-        book={book}
-        showSeries
-        line={def.kind === 'book' ? def.line : undefined}
-        onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
-        {...select}
-      />
-    ),
-    [def, admin, dialogs],
-  );
-  const renderSeries = useCallback(
-    (series: SeriesDto, select: SelectableCardProps) => (
-      <SeriesCard
-        series={series}
-        line={def.kind === 'series' ? def.line : undefined}
-        onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
-        {...select}
-      />
-    ),
-    [def, admin, dialogs],
-  );
+  const { renderBook, renderSeries } = useSectionCards(def, dialogs);
   const title = t(`dashboard.sections.${def.id}`);
   if (hidden) return null;
   if (query.isError) return <ErrorState title={title} error={query.error} onRetry={() => void query.refetch()} />;
   if (items && items.length === 0) return null;
   const shown = complete ? items?.length : cardsInView(breakpoints);
   const total = query.data?.pages[0]?.totalElements;
-  let cards;
-  if (items && def.kind === 'book') {
-    const list = items as BookDto[];
-    cards = list
+  const cells = <K extends 'book' | 'series'>(kind: K, list: SelectableItems[K][], renderItem: CellRender<K>) =>
+    list
       .slice(0, shown)
-      .map((book) => (
-        <SelectableCell<'book'>
-          key={book.id}
-          kind="book"
-          item={book}
+      .map((item) => (
+        <SelectableCell<K>
+          key={item.id}
+          kind={kind}
+          item={item}
           items={list}
-          renderItem={renderBook}
+          renderItem={renderItem}
           toggle={selection.toggle}
-          selected={selection.isSelected('book', book.id)}
+          selected={selection.isSelected(kind, item.id)}
         />
       ));
-  } else if (items && def.kind === 'series') {
-    const list = items as SeriesDto[];
-    cards = list
-      .slice(0, shown)
-      .map((series) => (
-        <SelectableCell<'series'>
-          key={series.id}
-          kind="series"
-          item={series}
-          items={list}
-          renderItem={renderSeries}
-          toggle={selection.toggle}
-          selected={selection.isSelected('series', series.id)}
-        />
-      ));
-  }
+  const cards =
+    items && def.kind === 'book'
+      ? cells('book', items as BookDto[], renderBook)
+      : items && def.kind === 'series'
+        ? cells('series', items as SeriesDto[], renderSeries)
+        : undefined;
   return (
     <HorizontalScroller
       title={title}
@@ -161,7 +124,6 @@ export interface DashboardSectionsProps {
  */
 export function DashboardSections({ libraryIds, seeAllBase, toolbar }: DashboardSectionsProps) {
   const { t } = useTranslation();
-  const admin = useIsAdmin();
   const selection = useSelection(JSON.stringify(libraryIds ?? null));
   const dialogs = useItemDialogs();
   const state = useSectionsState(libraryIds);
@@ -187,7 +149,6 @@ export function DashboardSections({ libraryIds, seeAllBase, toolbar }: Dashboard
             seeAllBase={seeAllBase}
             selection={selection}
             dialogs={dialogs}
-            admin={admin}
             hidden={state !== 'ready'}
           />
         ))}

@@ -1,4 +1,3 @@
-import { useCallback } from 'react';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
@@ -11,19 +10,16 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import { useTranslation } from 'react-i18next';
 import type { BookDto, SeriesDto } from '@quire/api';
-import { useIsAdmin } from '../../api/auth';
 import { ALL_LIBRARIES } from '../../app/preferences';
-import { BookCard } from '../../components/browse/BookCard';
 import { useItemDialogs } from '../../components/browse/dialogs';
-import type { SelectableCardProps } from '../../components/browse/ItemCard';
 import { ItemGrid } from '../../components/browse/ItemGrid';
 import { DisplayMenu, Pager, usePageSize, useScrollTopOnChange } from '../../components/browse/Pager';
 import { SelectionBar, STICKY_TOP } from '../../components/browse/SelectionBar';
-import { SeriesCard } from '../../components/browse/SeriesCard';
 import { useSelection } from '../../components/browse/selection';
 import { ErrorState } from '../../components/ErrorState';
 import { NotFoundPage } from '../errors/NotFoundPage';
 import { useLibraryOf } from '../library/LibraryToolbar';
+import { useSectionCards } from './sectionCards';
 import { isSectionId, sectionDef, sectionPage, type SectionDef } from './sections';
 
 /** "See all" of a dashboard section: the whole list as a paged grid, for all libraries or one. */
@@ -36,7 +32,6 @@ export function SectionPage() {
 function SectionGrid({ def, libraryId }: { def: SectionDef; libraryId: string | undefined }) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const admin = useIsAdmin();
   const [params, setParams] = useSearchParams();
   const pageSize = usePageSize();
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
@@ -56,29 +51,7 @@ function SectionGrid({ def, libraryId }: { def: SectionDef; libraryId: string | 
   };
   const data = query.data;
   const title = t(`dashboard.sections.${def.id}`);
-  const renderBook = useCallback(
-    (book: BookDto, select: SelectableCardProps) => (
-      <BookCard
-        book={book}
-        showSeries
-        line={def.kind === 'book' ? def.line : undefined}
-        onEdit={admin ? () => dialogs.editBooks([book]) : undefined}
-        {...select}
-      />
-    ),
-    [admin, def, dialogs],
-  );
-  const renderSeries = useCallback(
-    (series: SeriesDto, select: SelectableCardProps) => (
-      <SeriesCard
-        series={series}
-        line={def.kind === 'series' ? def.line : undefined}
-        onEdit={admin ? () => dialogs.editSeries([series]) : undefined}
-        {...select}
-      />
-    ),
-    [admin, def, dialogs],
-  );
+  const { renderBook, renderSeries } = useSectionCards(def, dialogs);
 
   return (
     <>
