@@ -1,7 +1,8 @@
 /**
  * Barcode worker thread: zxing-wasm (ZXing's C++ port) finds EAN-13 symbols in a page, trying harder as Komga does,
- * decoded by its own decoder (a JPEG) or by sharp (libvips), as the caller asks. Both run here, tens of milliseconds a page, so that the event loop
- * never waits on them and the pixels (megabytes a page) are this thread's only, freed before the search.
+ * decoded by its own decoder (a JPEG) or by sharp (libvips), as the caller asks. Both run here, tens of milliseconds
+ * a page, so that the event loop never waits on them and the pixels (megabytes a page) are this thread's only, freed
+ * before the search.
  * The pool ends the thread when idle, which gives the WebAssembly heap (it never shrinks) back.
  */
 import { readFile } from 'node:fs/promises';
@@ -124,16 +125,17 @@ async function greyInHeap(
 /**
  * zxing's own decoder (stb_image), in its heap: the encoded bytes copied there and decoded to grey, which for a JPEG
  * is its luma plane as stored (Java ZXing's luminance, with no colour conversion, chroma upsampling or RGB copy).
- * Null when it cannot load the image: with errors not asked for, its one invalid result is that failure.
+ * Throws when it cannot load the image: with errors not asked for, its one invalid result is that failure.
  */
-function readEncoded(zx: ZXingModule, image: Uint8Array): ZXingVector<ZXingReadResult> | null {
+function readEncoded(zx: ZXingModule, image: Uint8Array): ZXingVector<ZXingReadResult> {
   const at = zx._malloc(image.length);
   if (!at) throw new Error(`zxing's heap has no room for ${image.length} bytes`);
   try {
     zx.HEAPU8.set(image, at);
     const results = zx.readBarcodesFromImage(at, image.length, PIXMAP_OPTIONS);
     const first = results.size() === 1 ? results.get(0) : undefined;
-    return first && !first.isValid && first.error ? null : results;
+    if (first && !first.isValid && first.error) throw new Error("zxing's decoder could not read the image");
+    return results;
   } finally {
     zx._free(at);
   }
@@ -151,31 +153,28 @@ async function readDecoded(zx: ZXingModule, req: BarcodeRequest): Promise<ZXingV
   }
 }
 
+/** The page searched with each of the request's decoders in turn until one reads it; the last failure otherwise. */
+async function search(zx: ZXingModule, req: BarcodeRequest): Promise<ZXingVector<ZXingReadResult>> {
+  let failure: unknown = new Error('No decoder was asked for');
+  for (const decoder of req.decoders) {
+    try {
+      return decoder === 'zxing' ? readEncoded(zx, req.image) : await readDecoded(zx, req);
+    } catch (e) {
+      failure = e;
+    }
+  }
+  throw failure;
+}
+
 export default serve<BarcodeRequest, BarcodeResponse>(async (req) => {
   try {
-    const zx = await zxing();
-    let failure: unknown = new Error('No decoder could read the image');
-    for (const decoder of req.decoders) {
-      let results: ZXingVector<ZXingReadResult> | null = null;
-      if (decoder === 'zxing') {
-        results = readEncoded(zx, req.image);
-        if (!results) failure = new Error("zxing's decoder could not read the image");
-      } else {
-        try {
-          results = await readDecoded(zx, req);
-        } catch (e) {
-          failure = e;
-        }
-      }
-      if (!results) continue;
-      const ean13: string[] = [];
-      for (let i = 0; i < results.size(); i++) {
-        const r = results.get(i);
-        if (r?.isValid) ean13.push(r.text);
-      }
-      return { ok: true, ean13 };
+    const results = await search(await zxing(), req);
+    const ean13: string[] = [];
+    for (let i = 0; i < results.size(); i++) {
+      const r = results.get(i);
+      if (r?.isValid) ean13.push(r.text);
     }
-    throw failure;
+    return { ok: true, ean13 };
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   } finally {

@@ -128,6 +128,33 @@ const GridCell = memo(function GridCell<K extends SelectionKind>(props: Selectab
  * One card of a row of cards (`HorizontalScroller` makes its list item), rendered again only when one of its props
  * changes, inside a {@link SelectionArea}.
  */
-export const SelectableCell = memo(function SelectableCell<K extends SelectionKind>(props: SelectableCellProps<K>) {
+const SelectableCell = memo(function SelectableCell<K extends SelectionKind>(props: SelectableCellProps<K>) {
   return props.renderItem(props.item, useCellSelection(props));
 }) as <K extends SelectionKind>(props: SelectableCellProps<K>) => ReactNode;
+
+/**
+ * The cells of a row of cards (dashboard, search results) inside a {@link SelectionArea}: the first `shown` of
+ * `items` (all by default), a shift-click's range over all of them. `selectable` false: the user may not select
+ * these items (collections and read lists: admins only).
+ */
+export function rowCells<K extends SelectionKind>(
+  kind: K,
+  items: readonly SelectableItems[K][],
+  renderItem: SelectableCellProps<K>['renderItem'],
+  selection: Selection,
+  { shown, selectable = true }: { shown?: number; selectable?: boolean } = {},
+): ReactNode[] {
+  return items
+    .slice(0, shown)
+    .map((item) => (
+      <SelectableCell<K>
+        key={item.id}
+        kind={kind}
+        item={item}
+        items={items}
+        renderItem={renderItem}
+        toggle={selectable ? selection.toggle : undefined}
+        selected={selectable && selection.isSelected(kind, item.id)}
+      />
+    ));
+}

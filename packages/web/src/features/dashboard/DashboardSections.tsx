@@ -10,13 +10,11 @@ import { useItemDialogs, type ItemDialogs } from '../../components/browse/dialog
 import { EmptyState } from '../../components/browse/EmptyState';
 import { HorizontalScroller, ScrollerSkeleton } from '../../components/browse/HorizontalScroller';
 import { SelectionBar } from '../../components/browse/SelectionBar';
-import { SelectableCell, SelectionArea, type SelectableCellProps } from '../../components/browse/ItemGrid';
-import { useSelection, type Selection, type SelectableItems } from '../../components/browse/selection';
+import { rowCells, SelectionArea } from '../../components/browse/ItemGrid';
+import { useSelection, type Selection } from '../../components/browse/selection';
 import { useSectionCards } from './sectionCards';
 import { ErrorState } from '../../components/ErrorState';
 import { SECTION_IDS, sectionDef, sectionInfinite, type SectionDef } from './sections';
-
-type CellRender<K extends 'book' | 'series'> = SelectableCellProps<K>['renderItem'];
 
 interface SectionProps {
   def: SectionDef;
@@ -57,25 +55,11 @@ function Section({ def, libraryIds, seeAllBase, selection, dialogs, hidden }: Se
   if (items && items.length === 0) return null;
   const shown = complete ? items?.length : cardsInView(breakpoints);
   const total = query.data?.pages[0]?.totalElements;
-  const cells = <K extends 'book' | 'series'>(kind: K, list: SelectableItems[K][], renderItem: CellRender<K>) =>
-    list
-      .slice(0, shown)
-      .map((item) => (
-        <SelectableCell<K>
-          key={item.id}
-          kind={kind}
-          item={item}
-          items={list}
-          renderItem={renderItem}
-          toggle={selection.toggle}
-          selected={selection.isSelected(kind, item.id)}
-        />
-      ));
   const cards =
     items && def.kind === 'book'
-      ? cells('book', items as BookDto[], renderBook)
+      ? rowCells('book', items as BookDto[], renderBook, selection, { shown })
       : items && def.kind === 'series'
-        ? cells('series', items as SeriesDto[], renderSeries)
+        ? rowCells('series', items as SeriesDto[], renderSeries, selection, { shown })
         : undefined;
   return (
     <HorizontalScroller

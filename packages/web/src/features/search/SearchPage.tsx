@@ -22,7 +22,7 @@ import { HorizontalScroller } from '../../components/browse/HorizontalScroller';
 import { SelectionBar, STICKY_TOP } from '../../components/browse/SelectionBar';
 import { SeriesCard } from '../../components/browse/SeriesCard';
 import type { SelectableCardProps } from '../../components/browse/ItemCard';
-import { SelectableCell, SelectionArea, type SelectableCellProps } from '../../components/browse/ItemGrid';
+import { rowCells, SelectionArea, type SelectableCellProps } from '../../components/browse/ItemGrid';
 import {
   useSelection,
   type Selection,
@@ -64,17 +64,7 @@ function ResultsRow<K extends SelectionKind>(props: ResultsRowProps<K>): ReactNo
   const { kind, items, selection, selectable } = props;
   return (
     <HorizontalScroller title={props.title} {...rowProps(props.query)}>
-      {items?.map((item) => (
-        <SelectableCell<K>
-          key={item.id}
-          kind={kind}
-          item={item}
-          items={items}
-          renderItem={props.renderItem}
-          toggle={selectable ? selection.toggle : undefined}
-          selected={selectable && selection.isSelected(kind, item.id)}
-        />
-      ))}
+      {items && rowCells(kind, items, props.renderItem, selection, { selectable })}
     </HorizontalScroller>
   );
 }
