@@ -17,6 +17,8 @@ export function formatFileSize(bytes: number, locale: string | undefined): strin
   return new Intl.NumberFormat(locale, {
     style: 'unit',
     unit,
+    // Short names give "182 byte" in English; the long ones agree with the number ("182 bytes", "182 octets")
+    unitDisplay: unit === 'byte' ? 'long' : 'short',
     maximumFractionDigits: unit === 'byte' || unit === 'kilobyte' ? 0 : 1,
   }).format(bytes / scale);
 }
