@@ -170,14 +170,36 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     logger,
   });
   const collections = createCollections({ repos, uow, events, settings, thumbnails, dataDir: config.dataDir, logger });
-  // Books: read models, analysis, pages and hashing.
   const media = repos.media;
+  // Metadata: refresh tasks read ComicInfo.xml, OPF, series.json and barcodes; edits come from the API.
+  const metadataRepository = repos.metadata;
+  const metadataDeps = { metadata: metadataRepository, books: bookRepository, series: seriesRepository, events };
+  const metadataRefresh = new MetadataRefresh({
+    ...metadataDeps,
+    libraries: libraryRepository,
+    media,
+    pdf,
+    lists: collections.metadataLists,
+    files,
+    tasks,
+    logger,
+  });
+  // Books: read models, analysis, pages and hashing.
   const books = {
     queries: new BookQueries(db),
     series: new SeriesQueries(db),
     media,
-    // posters: a ZIP's poster is made from the first page its analysis read (no second opening of the book)
-    analyzer: new BookAnalyzer({ media, pdf, events, files, tasks, posters: thumbnails, logger }),
+    // posters, comicInfo: a ZIP's poster and ComicInfo.xml come from the bytes its analysis read (no second opening)
+    analyzer: new BookAnalyzer({
+      media,
+      pdf,
+      events,
+      files,
+      tasks,
+      posters: thumbnails,
+      comicInfo: metadataRefresh,
+      logger,
+    }),
     pages: new BookPages({
       media,
       pdf,
@@ -192,19 +214,6 @@ export async function createApp(config: Config, opts: { onShutdown?: () => void 
     }),
     hasher: new BookHasher({ media, libraries: libraryRepository, files }),
   };
-  // Metadata: refresh tasks read ComicInfo.xml, OPF, series.json and barcodes; edits come from the API.
-  const metadataRepository = repos.metadata;
-  const metadataDeps = { metadata: metadataRepository, books: bookRepository, series: seriesRepository, events };
-  const metadataRefresh = new MetadataRefresh({
-    ...metadataDeps,
-    libraries: libraryRepository,
-    media,
-    pdf,
-    lists: collections.metadataLists,
-    files,
-    tasks,
-    logger,
-  });
   const metadata = { editing: new MetadataEditing({ ...metadataDeps, tasks }), refresh: metadataRefresh };
   // Read progress, referential values, and deleting files on disk (DeleteBook / DeleteSeries tasks).
   const reading = new ReadProgressService({

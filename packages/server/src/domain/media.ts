@@ -71,4 +71,8 @@ export interface AnalysisTarget {
   repairExtensions: boolean;
   /** The library looks for ISBN barcodes on pages (its metadata refreshes decode up to six pages a book). */
   importBarcodeIsbn: boolean;
+  /** The library imports book metadata or read lists from ComicInfo.xml. */
+  importComicInfo: boolean;
+  /** ComicInfo's volume is appended to the series name (what a parsed ComicInfo.xml depends on). */
+  importComicInfoSeriesAppendVolume: boolean;
 }

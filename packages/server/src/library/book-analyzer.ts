@@ -13,6 +13,8 @@ import type { PdfInfo, PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
 import type { EncodedImage } from '../media/images.js';
 import { SpareBuffers } from '../media/spare-buffers.js';
+import { comicInfoEntryOf, COMICINFO_ENTRY } from '../metadata/comicinfo.js';
+import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { pagesToHash } from './book-hasher.js';
@@ -24,6 +26,13 @@ import type { Thumbnails } from './thumbnails.js';
  * poster is made. A larger one is read again by the poster task.
  */
 const COVER_KEEP_BYTES = 32 * 1024 * 1024;
+/**
+ * The largest ComicInfo.xml handed from the analysis to the metadata refresh (a few kB in practice); a larger one
+ * the refresh reads from the archive, within the markup limit.
+ */
+const COMICINFO_KEEP_BYTES = 1024 * 1024;
+const comicInfoName = COMICINFO_ENTRY.toLowerCase();
+
 /**
  * What the first page is copied into for the poster, one per task runner on a machine of two cores: a fresh copy
  * per book outlived the young generation, and 300 books' copies waiting for a full collection were ~50 MB of the
@@ -134,6 +143,8 @@ export class BookAnalyzer {
       tasks: TaskEmitter;
       /** Makes a book's poster from its first page as analysis read it; without it, a poster task is queued. */
       posters?: Pick<Thumbnails, 'generateForBook' | 'makeBookPoster'>;
+      /** Given a ZIP's ComicInfo.xml as analysis read it, for the metadata refresh that follows. */
+      comicInfo?: Pick<MetadataRefresh, 'rememberComicInfo'>;
       logger?: { warn(obj: object, msg: string): void };
       now?: () => Date;
     },
@@ -159,12 +170,20 @@ export class BookAnalyzer {
    */
   private async analyzeOnce(
     file: string,
-    opts: { analyzeDimensions: boolean; poster?: boolean; hashPages?: boolean; hashFile?: boolean },
+    opts: {
+      analyzeDimensions: boolean;
+      poster?: boolean;
+      hashPages?: boolean;
+      hashFile?: boolean;
+      comicInfo?: boolean;
+    },
   ): Promise<{
     analysis: MediaAnalysis;
     poster?: Promise<EncodedImage>;
     pageHashes?: Map<string, string>;
     fileHash?: string;
+    /** A ZIP's ComicInfo entry (`comicInfoEntryOf`'s choice among its files) and its bytes, with `comicInfo`. */
+    comicInfo?: { entry: string; bytes: Buffer };
   }> {
     let detected: string;
     try {
@@ -194,6 +213,7 @@ export class BookAnalyzer {
       const keepsCover = opts.poster === true && this.d.posters !== undefined;
       let cover = undefined as Cover | undefined;
       const pageHashes = new Map<string, string>();
+      const comicInfos = new Map<string, Buffer>();
       let fileHash: string | undefined;
       const entries = await reader.entries(file, {
         dimensions: opts.analyzeDimensions,
@@ -202,7 +222,14 @@ export class BookAnalyzer {
           ? { onFileBytes: async (bytes: Buffer) => void (fileHash = await hashFileBytes(bytes)) }
           : {}),
         onVerified: (entry, bytes) => {
-          if (!isPage(entry)) return;
+          if (!isPage(entry)) {
+            const name = entry.name.toLowerCase();
+            const candidate = name === comicInfoName || name.endsWith(`/${comicInfoName}`);
+            // a copy: the listing reuses its read buffers
+            if (opts.comicInfo && candidate && bytes.length <= COMICINFO_KEEP_BYTES)
+              comicInfos.set(entry.name, Buffer.from(bytes));
+            return;
+          }
           if (opts.hashPages) pageHashes.set(entry.name, hashBytes(bytes));
           if (!keepsCover || bytes.length > COVER_KEEP_BYTES) return;
           // a copy: the listing reuses its read buffers
@@ -240,9 +267,12 @@ export class BookAnalyzer {
         dropCover(cover);
         cover = undefined;
       }
+      const comicInfoEntry = comicInfoEntryOf(files.map((f) => f.fileName));
+      const comicInfoBytes = comicInfoEntry ? comicInfos.get(comicInfoEntry) : undefined;
       return {
         analysis,
         ...(cover ? { poster: cover.poster ?? this.startPoster(cover) } : {}),
+        ...(comicInfoEntry && comicInfoBytes ? { comicInfo: { entry: comicInfoEntry, bytes: comicInfoBytes } } : {}),
         ...(pageHashes.size > 0 ? { pageHashes } : {}),
         ...(fileHash ? { fileHash } : {}),
       };
@@ -346,11 +376,12 @@ export class BookAnalyzer {
     if (!target) return [];
     // Missing, or linking out of the library root since the scan: "file not found".
     const file = await this.d.files.pathOf(target);
-    const { analysis, poster, pageHashes, fileHash } = file
+    const { analysis, poster, pageHashes, fileHash, comicInfo } = file
       ? await this.analyzeOnce(file, {
           analyzeDimensions: target.analyzeDimensions,
           poster: true,
           hashPages: target.hashPages,
+          comicInfo: target.importComicInfo && this.d.comicInfo !== undefined,
           // HashBook's rule (engine.md §5.1): a book of a library that hashes files, with no hash yet
           hashFile: target.hashFiles && target.fileHash === '',
         })
@@ -372,6 +403,17 @@ export class BookAnalyzer {
       data: { bookId, seriesId: target.seriesId, libraryId: target.libraryId },
     });
     if (analysis.status !== 'READY') return [];
+    if (comicInfo) {
+      // the book's file as the scan stored it, the key the refresh looks it up by (BookRecord's time is a number)
+      const book = {
+        id: bookId,
+        url: target.url,
+        fileSize: target.fileSize,
+        fileLastModified: Date.parse(target.fileLastModified),
+      };
+      const appendVolume = target.importComicInfoSeriesAppendVolume;
+      this.d.comicInfo!.rememberComicInfo(book, appendVolume, comicInfo.entry, comicInfo.bytes);
+    }
     const next: Task[] = [
       ...((await this.posterFrom(bookId, poster)) ? [] : [{ kind: 'GenerateBookThumbnail' as const, bookId }]),
       {

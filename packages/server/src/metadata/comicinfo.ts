@@ -35,6 +35,20 @@ export interface ComicInfoOptions {
 export const COMICINFO_ENTRY = 'ComicInfo.xml';
 
 /**
+ * The ComicInfo entry of an archive among its entries that are not pages: `ComicInfo.xml` at the root (any letter
+ * case, exact name first), or the only one in a sub-folder when the root has none (some tools nest everything in
+ * one folder).
+ */
+export function comicInfoEntryOf(names: readonly string[]): string | null {
+  if (names.includes(COMICINFO_ENTRY)) return COMICINFO_ENTRY;
+  const lower = COMICINFO_ENTRY.toLowerCase();
+  const atRoot = names.find((n) => n.toLowerCase() === lower);
+  if (atRoot) return atRoot;
+  const nested = names.filter((n) => n.toLowerCase().endsWith(`/${lower}`));
+  return nested.length === 1 ? nested[0]! : null;
+}
+
+/**
  * Elements of the schemas (v1, v2, v2.1 draft) that say nothing a book or series stores (engine.md §6.3);
  * every other element of the schemas is mapped.
  */

@@ -23,7 +23,7 @@ import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/
 import type { TaskEmitter } from '../tasks/emitter.js';
 import { aggregateBooks, aggregateSeriesPatches } from './aggregation.js';
 import { barcodePages, isbnInImage } from './barcode-isbn.js';
-import { COMICINFO_ENTRY, parseComicInfo, type ComicInfo } from './comicinfo.js';
+import { comicInfoEntryOf, parseComicInfo, type ComicInfo } from './comicinfo.js';
 import { MYLAR_FILE, parseMylarSeries } from './mylar.js';
 import { parseOpf, type OpfMetadata } from './opf.js';
 import {
@@ -81,20 +81,6 @@ export interface BookSource {
 }
 
 /**
- * The ComicInfo entry of an archive among its entries that are not pages: `ComicInfo.xml` at the root (any letter
- * case, exact name first), or the only one in a sub-folder when the root has none (some tools nest everything in
- * one folder).
- */
-export function comicInfoEntryOf(names: readonly string[]): string | null {
-  if (names.includes(COMICINFO_ENTRY)) return COMICINFO_ENTRY;
-  const lower = COMICINFO_ENTRY.toLowerCase();
-  const atRoot = names.find((n) => n.toLowerCase() === lower);
-  if (atRoot) return atRoot;
-  const nested = names.filter((n) => n.toLowerCase().endsWith(`/${lower}`));
-  return nested.length === 1 ? nested[0]! : null;
-}
-
-/**
  * ComicInfo.xml of an archive, or the OPF of an EPUB, read from `file` and parsed (`fileNames`: the archive's
  * entries that are not pages). Throws when the file cannot be read.
  */
@@ -109,10 +95,20 @@ export async function readBookSource(
   const entry = comicInfoEntryOf(fileNames);
   const reader = mediaType ? readerFor(mediaType) : undefined;
   if (!entry || !reader) return { comicInfo: null, opf: null };
-  const bytes = await reader.read(file, entry);
+  return comicInfoSource(entry, await reader.read(file, entry), appendVolume);
+}
+
+/** A ComicInfo entry's bytes, parsed. Throws when they are over the markup limit. */
+function comicInfoSource(entry: string, bytes: Buffer, appendVolume: boolean): BookSource {
   checkMarkupBytes(entry, bytes.length);
   return { comicInfo: parseComicInfo(decodeText(bytes), { appendVolume }), opf: null };
 }
+
+/** The book file a source was read from: what a remembered source is valid for. */
+type SourceFile = Pick<BookRecord, 'id' | 'url' | 'fileLastModified' | 'fileSize'>;
+
+const sourceKey = (book: SourceFile, appendVolume: boolean) =>
+  `${book.id}\u0000${book.url}\u0000${book.fileLastModified}\u0000${book.fileSize}\u0000${appendVolume}`;
 
 /** Parsed book files kept between a book refresh and the series refresh that follows it. */
 const CACHE_SIZE = 2000;
@@ -329,7 +325,7 @@ export class MetadataRefresh {
 
   /** ComicInfo.xml and the OPF of a book, parsed; remembered until the file changes. */
   private async bookSource(book: BookRecord, media: StoredMedia, library: Library): Promise<BookSource> {
-    const key = `${book.id}\u0000${book.url}\u0000${book.fileLastModified}\u0000${book.fileSize}\u0000${library.importComicInfoSeriesAppendVolume}`;
+    const key = sourceKey(book, library.importComicInfoSeriesAppendVolume);
     const cached = this.cache.get(key);
     if (cached) {
       this.cache.delete(key);
@@ -347,10 +343,31 @@ export class MetadataRefresh {
       this.d.logger.warn({ bookId: book.id, err: e }, 'Could not read the metadata of the book');
       return source;
     }
-    for (const k of this.cache.keys()) if (k.startsWith(`${book.id}\u0000`)) this.cache.delete(k);
+    this.remember(book.id, key, source);
+    return source;
+  }
+
+  /**
+   * A ZIP's ComicInfo.xml as its analysis read it (whole, CRC-checked), parsed as the refresh that follows the
+   * analysis would read it: that refresh, and the series refresh after it, then do not open the archive again
+   * (issue 18: 300 refreshes reopening their books at the end of an import were ~1 ms of CPU each and ~16 MB of
+   * transient buffers, the import's peak RSS). Bytes that do not parse are not remembered: the refresh reads them
+   * again and says why. A refresh on another instance reads the file, as before.
+   */
+  rememberComicInfo(book: SourceFile, appendVolume: boolean, entry: string, bytes: Buffer): void {
+    let source: BookSource;
+    try {
+      source = comicInfoSource(entry, bytes, appendVolume);
+    } catch {
+      return;
+    }
+    if (source.comicInfo) this.remember(book.id, sourceKey(book, appendVolume), source);
+  }
+
+  private remember(bookId: string, key: string, source: BookSource): void {
+    for (const k of this.cache.keys()) if (k.startsWith(`${bookId}\u0000`)) this.cache.delete(k);
     this.cache.set(key, source);
     if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
-    return source;
   }
 
   /** The first ISBN barcode on the last or first pages (engine.md §6.7); null when none. */

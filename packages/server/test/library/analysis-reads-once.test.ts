@@ -15,7 +15,8 @@ import { claim, startServer, type TestServer } from '../support/server.js';
  * the poster is the book's first page in reading order (natural order of the names, not the order of the
  * archive's entries), and the page hashes are those HashBookPages computes from the pages as they stream. A first
  * page that cannot make a poster: unservable-pages.test.ts. The file hash (engine.md §5.1) comes from the same read
- * too: HashBook, which the scan still queues, then finds it set and reads nothing.
+ * too: HashBook, which the scan still queues, then finds it set and reads nothing. So does ComicInfo.xml for the
+ * metadata refresh that follows the analysis.
  */
 
 let s: TestServer;
@@ -23,6 +24,13 @@ let admin: string;
 let dir: string;
 let libraryId: string;
 let hashingLibraryId: string;
+let comicInfoLibraryId: string;
+const comicInfoBook = (title: string) =>
+  zipBuffer([
+    { name: '1.png', data: PNG_PAGE },
+    { name: 'ComicInfo.xml', data: Buffer.from(`<ComicInfo><Title>${title}</Title></ComicInfo>`) },
+  ]);
+let PNG_PAGE: Buffer;
 
 const solidJpeg = (rgb: [number, number, number], width = 800, height = 1200) =>
   sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
@@ -84,9 +92,14 @@ beforeAll(async () => {
     expect(created.status).toBe(200);
     return ((await created.json()) as { id: string }).id;
   };
+  PNG_PAGE = await makeImage('png', 1);
+  await mkdir(join(dir, 'comicinfo', 'Series'), { recursive: true });
+  await writeFile(join(dir, 'comicinfo', 'Series', 'Titled.cbz'), comicInfoBook('As scanned'));
   libraryId = await create('Posters', join(dir, 'posters'));
   await settled();
   hashingLibraryId = await create('Hashing', join(dir, 'hashing'), { hashPages: true });
+  await settled();
+  comicInfoLibraryId = await create('ComicInfo', join(dir, 'comicinfo'));
   await settled();
 }, 120_000);
 
@@ -107,7 +120,7 @@ describe('a ZIP book gets its poster from its analysis', () => {
     expect(b).toBeLessThan(100);
     const { width, height } = await sharp(bytes).metadata();
     expect(Math.max(width!, height!)).toBe(300);
-    expect(await taskRuns('AnalyzeBook')).toBe(2); // this book and the hashing library's
+    expect(await taskRuns('AnalyzeBook')).toBe(3); // this book, the hashing library's and the ComicInfo library's
     expect(await taskRuns('GenerateBookThumbnail')).toBe(0);
   });
 
@@ -138,5 +151,23 @@ describe('a ZIP book gets its file hash from its analysis', () => {
     expect(await fileHash()).toBe('');
     await s.app.deps.books.analyzer.analyzeAndPersist(book.id);
     expect(await fileHash()).toBe(expected);
+  });
+});
+
+describe("a ZIP book's metadata refresh gets ComicInfo.xml from its analysis", () => {
+  const title = async (id: string) =>
+    ((await (await get(`/api/v1/books/${id}`)).json()) as { metadata: { title: string } }).metadata.title;
+
+  it('applies the ComicInfo.xml the analysis read, without opening the book again', async () => {
+    const book = await bookNamed('Titled', comicInfoLibraryId);
+    expect(await title(book.id)).toBe('As scanned');
+    const file = join(dir, 'comicinfo', 'Series', 'Titled.cbz');
+    // The file as the analysis reads it, then changed again before its refresh runs (no scan in between, so the
+    // book's stored file attributes stay as they were): the refresh applies what the analysis read.
+    await writeFile(file, comicInfoBook('As analysed'));
+    await s.app.deps.books.analyzer.analyzeAndPersist(book.id);
+    await writeFile(file, comicInfoBook('On disk later'));
+    await s.app.deps.metadata.refresh.refreshBook(book.id, ['TITLE']);
+    expect(await title(book.id)).toBe('As analysed');
   });
 });

@@ -50,6 +50,11 @@ const analysisTargetQuery = compiledQuery((db, bookId: string) =>
       'l.convert_to_cbz',
       'l.repair_extensions',
       'l.import_barcode_isbn',
+      'l.import_comicinfo_book',
+      'l.import_comicinfo_series',
+      'l.import_comicinfo_collection',
+      'l.import_comicinfo_readlist',
+      'l.import_comicinfo_series_append_volume',
     ])
     .where('b.id', '=', bookId),
 );
@@ -125,6 +130,13 @@ export class KyselyMediaRepository implements MediaRepository {
       convertToCbz: Boolean(row.convert_to_cbz),
       repairExtensions: Boolean(row.repair_extensions),
       importBarcodeIsbn: Boolean(row.import_barcode_isbn),
+      importComicInfo: Boolean(
+        row.import_comicinfo_book ||
+        row.import_comicinfo_series ||
+        row.import_comicinfo_collection ||
+        row.import_comicinfo_readlist,
+      ),
+      importComicInfoSeriesAppendVolume: Boolean(row.import_comicinfo_series_append_volume),
     };
   }
 
