@@ -53,27 +53,16 @@ export function ItemGrid<K extends SelectionKind>({
   label,
 }: ItemGridProps<K>) {
   const columns = useGridColumns();
-  const canSelect = !!selection && selectable;
   return (
     <SelectionArea
-      selecting={canSelect && selection.count > 0}
+      selecting={!!selection && selectable && selection.count > 0}
       role="list"
       aria-label={label}
       aria-busy={items ? undefined : true}
       sx={{ display: 'grid', gridTemplateColumns: columns, gap: { xs: 1.5, sm: 2 }, alignItems: 'start' }}
     >
       {items
-        ? items.map((item) => (
-            <GridCell<K>
-              key={item.id}
-              kind={kind}
-              item={item}
-              items={items}
-              renderItem={renderItem}
-              toggle={canSelect ? selection.toggle : undefined}
-              selected={canSelect && selection.isSelected(kind, item.id)}
-            />
-          ))
+        ? cells(GridCell, kind, items, renderItem, selectable ? selection : undefined)
         : Array.from({ length: skeletons }, (_, i) => <CardSkeleton key={i} />)}
     </SelectionArea>
   );
@@ -133,6 +122,33 @@ const SelectableCell = memo(function SelectableCell<K extends SelectionKind>(pro
 }) as <K extends SelectionKind>(props: SelectableCellProps<K>) => ReactNode;
 
 /**
+ * The first `shown` of `items` (all by default) as `Cell`s, a shift-click's range over all of them; not selectable
+ * without a `selection`.
+ */
+function cells<K extends SelectionKind>(
+  Cell: (props: SelectableCellProps<K>) => ReactNode,
+  kind: K,
+  items: readonly SelectableItems[K][],
+  renderItem: SelectableCellProps<K>['renderItem'],
+  selection: Selection | undefined,
+  shown?: number,
+): ReactNode[] {
+  return items
+    .slice(0, shown)
+    .map((item) => (
+      <Cell
+        key={item.id}
+        kind={kind}
+        item={item}
+        items={items}
+        renderItem={renderItem}
+        toggle={selection?.toggle}
+        selected={!!selection && selection.isSelected(kind, item.id)}
+      />
+    ));
+}
+
+/**
  * The cells of a row of cards (dashboard, search results) inside a {@link SelectionArea}: the first `shown` of
  * `items` (all by default), a shift-click's range over all of them. `selectable` false: the user may not select
  * these items (collections and read lists: admins only).
@@ -144,17 +160,5 @@ export function rowCells<K extends SelectionKind>(
   selection: Selection,
   { shown, selectable = true }: { shown?: number; selectable?: boolean } = {},
 ): ReactNode[] {
-  return items
-    .slice(0, shown)
-    .map((item) => (
-      <SelectableCell<K>
-        key={item.id}
-        kind={kind}
-        item={item}
-        items={items}
-        renderItem={renderItem}
-        toggle={selectable ? selection.toggle : undefined}
-        selected={selectable && selection.isSelected(kind, item.id)}
-      />
-    ));
+  return cells(SelectableCell, kind, items, renderItem, selectable ? selection : undefined, shown);
 }

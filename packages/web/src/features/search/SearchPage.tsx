@@ -59,11 +59,16 @@ interface ResultsRowProps<K extends SelectionKind> {
   selectable: boolean;
 }
 
-/** One row of results; a pick renders the card picked alone (`SelectableCell`). */
+/**
+ * One row of results, its error with a retry, or nothing once it has loaded empty; a pick renders the card picked
+ * alone (`SelectableCell`).
+ */
 function ResultsRow<K extends SelectionKind>(props: ResultsRowProps<K>): ReactNode {
-  const { kind, items, selection, selectable } = props;
+  const { query, kind, items, selection, selectable } = props;
+  if (query.isError) return <ErrorState title={props.title} error={query.error} onRetry={() => void query.refetch()} />;
+  if (items?.length === 0) return null;
   return (
-    <HorizontalScroller title={props.title} {...rowProps(props.query)}>
+    <HorizontalScroller title={props.title} {...rowProps(query)}>
       {items && rowCells(kind, items, props.renderItem, selection, { selectable })}
     </HorizontalScroller>
   );
@@ -120,7 +125,6 @@ export function SearchPage() {
   );
   const lists = [seriesItems, bookItems, collectionItems, readListItems];
   const nothing = lists.every((l) => l !== undefined && l.length === 0);
-  const show = (items: unknown[] | undefined) => items === undefined || items.length > 0;
 
   return (
     <>
@@ -166,74 +170,42 @@ export function SearchPage() {
           <EmptyState icon={<SearchOffIcon />} title={t('search.emptyTitle')} subtitle={t('search.emptyHint')} />
         ) : (
           <>
-            {series.isError && (
-              <ErrorState
-                title={t('search.groups.series')}
-                error={series.error}
-                onRetry={() => void series.refetch()}
-              />
-            )}
-            {!series.isError && show(seriesItems) && (
-              <ResultsRow<'series'>
-                title={t('search.groups.series')}
-                query={series}
-                kind="series"
-                items={seriesItems}
-                renderItem={renderSeries}
-                selection={selection}
-                selectable
-              />
-            )}
-            {books.isError && (
-              <ErrorState title={t('search.groups.books')} error={books.error} onRetry={() => void books.refetch()} />
-            )}
-            {!books.isError && show(bookItems) && (
-              <ResultsRow<'book'>
-                title={t('search.groups.books')}
-                query={books}
-                kind="book"
-                items={bookItems}
-                renderItem={renderBook}
-                selection={selection}
-                selectable
-              />
-            )}
-            {collections.isError && (
-              <ErrorState
-                title={t('search.groups.collections')}
-                error={collections.error}
-                onRetry={() => void collections.refetch()}
-              />
-            )}
-            {!collections.isError && show(collectionItems) && (
-              <ResultsRow<'collection'>
-                title={t('search.groups.collections')}
-                query={collections}
-                kind="collection"
-                items={collectionItems}
-                renderItem={renderCollection}
-                selection={selection}
-                selectable={admin}
-              />
-            )}
-            {readLists.isError && (
-              <ErrorState
-                title={t('search.groups.readLists')}
-                error={readLists.error}
-                onRetry={() => void readLists.refetch()}
-              />
-            )}
-            {!readLists.isError && show(readListItems) && (
-              <ResultsRow<'readlist'>
-                title={t('search.groups.readLists')}
-                query={readLists}
-                kind="readlist"
-                items={readListItems}
-                renderItem={renderReadList}
-                selection={selection}
-                selectable={admin}
-              />
-            )}
+            <ResultsRow<'series'>
+              title={t('search.groups.series')}
+              query={series}
+              kind="series"
+              items={seriesItems}
+              renderItem={renderSeries}
+              selection={selection}
+              selectable
+            />
+            <ResultsRow<'book'>
+              title={t('search.groups.books')}
+              query={books}
+              kind="book"
+              items={bookItems}
+              renderItem={renderBook}
+              selection={selection}
+              selectable
+            />
+            <ResultsRow<'collection'>
+              title={t('search.groups.collections')}
+              query={collections}
+              kind="collection"
+              items={collectionItems}
+              renderItem={renderCollection}
+              selection={selection}
+              selectable={admin}
+            />
+            <ResultsRow<'readlist'>
+              title={t('search.groups.readLists')}
+              query={readLists}
+              kind="readlist"
+              items={readListItems}
+              renderItem={renderReadList}
+              selection={selection}
+              selectable={admin}
+            />
           </>
         )}
       </SelectionArea>
