@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // `npm test` after its build and check (pretest): the test passes one after the other (PASSES below); what each
-// took is printed at the end (docs/architecture.md, Tests: the CI budget). Every pass runs even when an earlier one
-// failed, so one run shows every failure; the exit code is 1 when any failed.
+// took is printed at the end (docs/architecture.md, Tests: the CI budget), after what failed in each
+// (scripts/failures-reporter.mjs). Every pass runs even when an earlier one failed, so one run shows every failure;
+// the exit code is 1 when any failed.
 //   node scripts/test.mjs                  the default passes: unit (server, server-pg, web), then e2e
 //   node scripts/test.mjs server-pg web    only the vitest projects or passes named
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vitest = join(root, 'node_modules/.bin/vitest');
+const reporters = ['--reporter=default', `--reporter=${join(root, 'scripts/failures-reporter.mjs')}`];
 
 /**
  * The default passes. The unit pass is one vitest run of its three projects (the server tests on SQLite, the same
@@ -20,8 +24,8 @@ const vitest = join(root, 'node_modules/.bin/vitest');
  * @type {{ name: string, command: string[] }[]}
  */
 const PASSES = [
-  { name: 'unit', command: [vitest, 'run'] },
-  { name: 'e2e', command: [vitest, 'run', '--config', 'e2e/vitest.config.ts'] },
+  { name: 'unit', command: [vitest, 'run', ...reporters] },
+  { name: 'e2e', command: [vitest, 'run', '--config', 'e2e/vitest.config.ts', ...reporters] },
 ];
 const PROJECTS = ['server', 'server-pg', 'web'];
 
@@ -37,7 +41,12 @@ const passes =
     ? PASSES
     : [
         ...(projects.length > 0
-          ? [{ name: projects.join('+'), command: [vitest, 'run', ...projects.flatMap((p) => ['--project', p])] }]
+          ? [
+              {
+                name: projects.join('+'),
+                command: [vitest, 'run', ...reporters, ...projects.flatMap((p) => ['--project', p])],
+              },
+            ]
           : []),
         ...PASSES.filter((p) => wanted.includes(p.name)),
       ];
@@ -45,11 +54,13 @@ const passes =
 /**
  * Runs one pass with its output as it comes, and resolves with its exit code.
  * @param {string[]} command
+ * @param {string} failures the file where the pass's failures reporter writes
  * @returns {Promise<number>}
  */
-function run([program, ...args]) {
+function run([program, ...args], failures) {
   return new Promise((resolve) => {
-    const child = spawn(/** @type {string} */ (program), args, { cwd: root, stdio: 'inherit' });
+    const env = { ...process.env, QUIRE_TEST_FAILURES: failures };
+    const child = spawn(/** @type {string} */ (program), args, { cwd: root, stdio: 'inherit', env });
     child.on('error', (err) => {
       console.log(err.message);
       resolve(1);
@@ -58,18 +69,30 @@ function run([program, ...args]) {
   });
 }
 
-/** @type {{ name: string, result: string, seconds: number }[]} */
+/** @type {{ name: string, result: string, seconds: number, failures: string }[]} */
 const summary = [];
 const started = Date.now();
+const failuresDir = mkdtempSync(join(tmpdir(), 'quire-test-'));
 for (const pass of passes) {
   const passStarted = Date.now();
-  const code = await run(pass.command);
+  const failuresFile = join(failuresDir, pass.name);
+  const code = await run(pass.command, failuresFile);
+  let failures = '';
+  try {
+    failures = readFileSync(failuresFile, 'utf8');
+  } catch {
+    // The pass wrote none: it passed, or vitest itself stopped before its reporters ran.
+  }
   summary.push({
     name: pass.name,
     result: code === 0 ? 'passed' : `FAILED (exit ${code})`,
     seconds: Math.round((Date.now() - passStarted) / 1000),
+    failures,
   });
 }
+rmSync(failuresDir, { recursive: true, force: true });
+
+for (const s of summary.filter((s) => s.failures !== '')) console.log(`\nFailed in the ${s.name} pass:\n${s.failures}`);
 
 const minutes = (/** @type {number} */ s) => `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 console.log('\nTest passes:');
