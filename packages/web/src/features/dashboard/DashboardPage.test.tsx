@@ -7,7 +7,10 @@ import { buildLibrary, buildUser } from '../../test/fixtures';
 import { stubFetch } from '../account/fetch-stub';
 import { buildBook, buildSeries, page } from '../../test/fixtures';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe('DashboardPage', () => {
   it('shows the sections that have something, each linking to its full list when there is more', async () => {
@@ -31,6 +34,24 @@ describe('DashboardPage', () => {
     );
     await waitFor(() => expect(screen.queryByRole('region', { name: 'On deck' })).not.toBeInTheDocument());
     expect(screen.queryByRole('region', { name: 'Recently updated series' })).not.toBeInTheDocument();
+  });
+
+  it('shows its rows without updating itself while a card renders', async () => {
+    const errors = vi.spyOn(console, 'error');
+    stubFetch({
+      'POST /api/v1/books/list': { json: page([buildBook({ id: 'b-kr' }, { title: 'Halfway' })]) },
+      'GET /api/v1/books/ondeck': { json: page([]) },
+      'GET /api/v1/series/new': { json: page([buildSeries()]) },
+      'GET /api/v1/series/updated': { json: page([]) },
+    });
+    renderScreen(null, { user: buildUser(), libraries: [buildLibrary()], route: '/dashboard' });
+    const added = await screen.findByRole('region', { name: 'Recently added series' });
+    await within(added).findByRole('link', { name: 'Alpha' });
+    // React's warning when a component's update is asked for during another's render
+    const renderPhaseUpdates = errors.mock.calls.filter((args) =>
+      String(args[0]).includes('Cannot update a component'),
+    );
+    expect(renderPhaseUpdates).toEqual([]);
   });
 
   it('selects across its rows: while a selection is under way a click on a card picks it instead of opening it', async () => {

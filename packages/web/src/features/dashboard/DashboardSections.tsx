@@ -1,5 +1,5 @@
-import { useDeferredValue, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { hashKey, useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useTheme, type Breakpoints } from '@mui/material/styles';
 import AutoStoriesOutlinedIcon from '@mui/icons-material/AutoStoriesOutlined';
 import { useTranslation } from 'react-i18next';
@@ -81,16 +81,34 @@ function Section({ def, libraryIds, seeAllBase, selection, dialogs, hidden }: Se
  */
 function useSectionsState(libraryIds: readonly string[] | undefined): 'loading' | 'empty' | 'ready' {
   const qc = useQueryClient();
+  const keys = useMemo(
+    () => SECTION_IDS.map((id) => sectionInfinite(sectionDef(id), libraryIds).queryKey),
+    // the libraries by value: a caller's new array of the same ids is the same sections
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [JSON.stringify(libraryIds ?? null)],
+  );
+  // Told of the sections' own results only. Every query a card starts tells the cache's listeners while the card
+  // renders; heard here, the rows' first render (its 'ready' not committed yet) made React warn of an update of
+  // DashboardSections during another component's render, and render the dashboard once more.
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const sections = new Set(keys.map((key) => hashKey(key)));
+      return qc.getQueryCache().subscribe((event) => {
+        if (sections.has(event.query.queryHash) && !event.type.startsWith('observer')) onChange();
+      });
+    },
+    [qc, keys],
+  );
   const snapshot = () => {
     let empty = true;
-    for (const id of SECTION_IDS) {
-      const state = qc.getQueryState<InfiniteData<Page<unknown>>>(sectionInfinite(sectionDef(id), libraryIds).queryKey);
+    for (const queryKey of keys) {
+      const state = qc.getQueryState<InfiniteData<Page<unknown>>>(queryKey);
       if (!state || (state.data === undefined && state.status !== 'error')) return 'loading';
       if (state.status === 'error' || state.data?.pages.some((p) => p.content.length > 0)) empty = false;
     }
     return empty ? 'empty' : 'ready';
   };
-  return useSyncExternalStore((onChange) => qc.getQueryCache().subscribe(onChange), snapshot, snapshot);
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
 export interface DashboardSectionsProps {
