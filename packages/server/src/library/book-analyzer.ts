@@ -13,7 +13,7 @@ import type { PdfInfo, PdfService } from '../media/pdf/index.js';
 import { MediaError } from '../media/types.js';
 import type { EncodedImage } from '../media/images.js';
 import { SpareBuffers } from '../media/spare-buffers.js';
-import { comicInfoEntryOf, COMICINFO_ENTRY } from '../metadata/comicinfo.js';
+import { comicInfoEntryOf, isComicInfoCandidate } from '../metadata/comicinfo.js';
 import type { MetadataRefresh } from '../metadata/metadata-refresh.js';
 import { BOOK_METADATA_PATCH_CAPABILITIES, PRIORITY, type Task } from '../tasks/definitions.js';
 import type { TaskEmitter } from '../tasks/emitter.js';
@@ -31,7 +31,6 @@ const COVER_KEEP_BYTES = 32 * 1024 * 1024;
  * the refresh reads from the archive, within the markup limit.
  */
 const COMICINFO_KEEP_BYTES = 1024 * 1024;
-const comicInfoName = COMICINFO_ENTRY.toLowerCase();
 
 /**
  * What the first page is copied into for the poster, one per task runner on a machine of two cores: a fresh copy
@@ -223,10 +222,8 @@ export class BookAnalyzer {
           : {}),
         onVerified: (entry, bytes) => {
           if (!isPage(entry)) {
-            const name = entry.name.toLowerCase();
-            const candidate = name === comicInfoName || name.endsWith(`/${comicInfoName}`);
             // a copy: the listing reuses its read buffers
-            if (opts.comicInfo && candidate && bytes.length <= COMICINFO_KEEP_BYTES)
+            if (opts.comicInfo && isComicInfoCandidate(entry.name) && bytes.length <= COMICINFO_KEEP_BYTES)
               comicInfos.set(entry.name, Buffer.from(bytes));
             return;
           }

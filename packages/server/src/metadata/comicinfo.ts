@@ -34,6 +34,14 @@ export interface ComicInfoOptions {
 /** The ComicInfo entry Komga looks for: exactly this name, at the archive root. */
 export const COMICINFO_ENTRY = 'ComicInfo.xml';
 
+const COMICINFO_LOWER = COMICINFO_ENTRY.toLowerCase();
+
+/** Whether an archive entry is named ComicInfo.xml in any letter case, at the root or in a folder. */
+export function isComicInfoCandidate(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === COMICINFO_LOWER || lower.endsWith(`/${COMICINFO_LOWER}`);
+}
+
 /**
  * The ComicInfo entry of an archive among its entries that are not pages: `ComicInfo.xml` at the root (any letter
  * case, exact name first), or the only one in a sub-folder when the root has none (some tools nest everything in
@@ -41,11 +49,10 @@ export const COMICINFO_ENTRY = 'ComicInfo.xml';
  */
 export function comicInfoEntryOf(names: readonly string[]): string | null {
   if (names.includes(COMICINFO_ENTRY)) return COMICINFO_ENTRY;
-  const lower = COMICINFO_ENTRY.toLowerCase();
-  const atRoot = names.find((n) => n.toLowerCase() === lower);
+  const candidates = names.filter(isComicInfoCandidate);
+  const atRoot = candidates.find((n) => !n.includes('/'));
   if (atRoot) return atRoot;
-  const nested = names.filter((n) => n.toLowerCase().endsWith(`/${lower}`));
-  return nested.length === 1 ? nested[0]! : null;
+  return candidates.length === 1 ? candidates[0]! : null;
 }
 
 /**

@@ -1,6 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IGNORED_ELEMENTS, parseComicInfo, type ComicInfo } from '../../src/metadata/comicinfo.js';
+import {
+  comicInfoEntryOf,
+  IGNORED_ELEMENTS,
+  isComicInfoCandidate,
+  parseComicInfo,
+  type ComicInfo,
+} from '../../src/metadata/comicinfo.js';
 import { emptyBookPatch, emptySeriesPatch } from '../../src/metadata/patch.js';
 import { fixture } from '../support/fixtures.js';
 
@@ -368,5 +374,25 @@ describe('ComicInfo mapping rules', () => {
     expect(parse('')).toBeNull();
     expect(parse('not xml at all')).toBeNull();
     expect(parse('<comet><title>x</title></comet>')).toBeNull();
+  });
+});
+
+describe('the ComicInfo entry of an archive', () => {
+  it('takes the exact name at the root first, then another letter case at the root', () => {
+    expect(comicInfoEntryOf(['comicinfo.xml', 'ComicInfo.xml', 'x/ComicInfo.xml'])).toBe('ComicInfo.xml');
+    expect(comicInfoEntryOf(['x/ComicInfo.xml', 'COMICINFO.XML'])).toBe('COMICINFO.XML');
+  });
+
+  it('takes the only one in a folder when the root has none, and none of several', () => {
+    expect(comicInfoEntryOf(['Vol 1/comicinfo.xml', 'notes.txt'])).toBe('Vol 1/comicinfo.xml');
+    expect(comicInfoEntryOf(['a/ComicInfo.xml', 'b/ComicInfo.xml'])).toBeNull();
+    expect(comicInfoEntryOf(['MyComicInfo.xml', 'ComicInfo.xml.bak'])).toBeNull();
+  });
+
+  it('keeps, while the analysis reads, every entry the choice can fall on', () => {
+    for (const name of ['ComicInfo.xml', 'comicinfo.XML', 'a/b/ComicInfo.xml'])
+      expect(isComicInfoCandidate(name)).toBe(true);
+    for (const name of ['MyComicInfo.xml', 'a/MyComicInfo.xml', 'ComicInfo.xml.bak'])
+      expect(isComicInfoCandidate(name)).toBe(false);
   });
 });
